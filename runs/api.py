@@ -1,0 +1,152 @@
+"""REST API for runs and metrics: declarations around `runs.services`."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from runs import services
+from runs.ingest import MAX_KEY_LENGTH, BatchError
+from runs.models import Run, RunStatus
+
+
+class RunSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    team = serializers.CharField(source="team.name", required=False)
+    config = serializers.JSONField(
+        required=False, help_text="Any JSON value; an object is stored as its JSON text, a string as is."
+    )
+    tags = serializers.ListField(
+        child=serializers.CharField(max_length=50), required=False, max_length=50
+    )
+
+    class Meta:
+        model = Run
+        fields = [
+            "id", "name", "status", "config", "model_name", "owner", "team", "tags", "notes",
+            "created_at", "updated_at", "started_at", "finished_at", "last_step", "last_metric_at",
+        ]
+        read_only_fields = [
+            "created_at", "updated_at", "started_at", "finished_at", "last_step", "last_metric_at",
+        ]
+
+    def validate_team(self, value: str) -> str:
+        if self.instance is not None:
+            raise ValidationError("a run cannot move to another team")
+        return value
+
+    def create(self, validated_data: dict) -> Run:
+        user = self.context["request"].user
+        team_name = validated_data.pop("team", {}).get("name")
+        try:
+            team = services.check_team_for_new_run(user, team_name)
+        except ValueError as exc:
+            raise ValidationError({"team": str(exc).split(": ", 1)[1]}) from None
+        return services.do_create_run(owner=user, team=team, **validated_data)
+
+    def update(self, instance: Run, validated_data: dict) -> Run:
+        new_status = validated_data.pop("status", None)
+        for name in ("notes", "tags", "name", "model_name"):
+            if name in validated_data:
+                setattr(instance, name, validated_data[name])
+        instance.save()
+        if new_status and new_status != instance.status:
+            services.do_set_run_status(instance, new_status)
+        return instance
+
+
+class PointSerializer(serializers.Serializer):
+    """Documents a point for the schema; validation is `runs.ingest.parse_batch` (speed)."""
+
+    step = serializers.IntegerField(min_value=0)
+    key = serializers.CharField(max_length=MAX_KEY_LENGTH)
+    value = serializers.JSONField(help_text='A number, null (NaN), "NaN", "Infinity" or "-Infinity".')
+
+
+class BatchSerializer(serializers.Serializer):
+    points = PointSerializer(many=True)
+
+
+class TeamScopedViewSet(viewsets.GenericViewSet):
+    """Shared policy: a user sees only their teams' runs (staff all); others are 404."""
+
+    def get_queryset(self):
+        return services.visible_runs(self.request.user)
+
+
+class RunViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    TeamScopedViewSet,
+):
+    serializer_class = RunSerializer
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self):
+        params = self.request.query_params
+        return services.search_runs(
+            super().get_queryset(),
+            text=params.get("q", ""),
+            status=params.get("status", ""),
+            team=params.get("team", ""),
+        )
+
+    @extend_schema(
+        methods=["GET"],
+        parameters=[
+            OpenApiParameter("key", str, many=True, description="Metric key; repeat; all if absent."),
+            OpenApiParameter("max_points", int, description="Downsample longer series (extremes kept)."),
+        ],
+        responses=inline_serializer("Series", {"run": serializers.IntegerField(), "series": serializers.DictField()}),
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=BatchSerializer,
+        responses={200: inline_serializer("IngestResult", {
+            "points": serializers.IntegerField(), "inserted": serializers.IntegerField(),
+            "keys": serializers.IntegerField(), "last_step": serializers.IntegerField()})},
+    )
+    @action(detail=True, methods=["get", "post"], url_path="metrics")
+    def metrics(self, request, pk=None):
+        if request.method == "POST":
+            return self._ingest(request, pk)
+        run = self.get_object()
+        max_points = _int_param(request, "max_points", settings.METRICS_DEFAULT_MAX_POINTS, 10, 1_000_000)
+        keys = request.query_params.getlist("key") or None
+        series = services.read_metrics(run, keys, max_points)
+        return Response({"run": run.pk, "max_points": max_points, "series": series})
+
+    def _ingest(self, request, pk):
+        # An unknown run and another team's run answer alike, so a write reveals nothing.
+        if not pk.isdigit() or not self.get_queryset().filter(pk=pk).exists():
+            return Response(
+                {"index": None, "field": "run", "error": f"unknown run {pk}"},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        try:
+            result = services.do_ingest_metrics(int(pk), request.data)
+        except BatchError as exc:
+            return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        return Response(result.__dict__)
+
+
+def _int_param(request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError({name: f"{raw!r} is not an integer"}) from None
+    if not low <= value <= high:
+        raise ValidationError({name: f"must be between {low} and {high}"})
+    return value
+
+
+RUN_STATUSES = [choice.value for choice in RunStatus]

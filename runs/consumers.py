@@ -1,0 +1,41 @@
+"""Websocket relay of a run's live metrics: join the run's group, forward its messages.
+
+The message text is encoded once by the sender (`runs.services.notify_*`), so each viewer
+costs a socket write, not a database query or a JSON encoding.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from runs.models import Run
+from runs.services import check_can_see_run, run_group
+
+
+class RunLiveConsumer(AsyncWebsocketConsumer):
+    group_name: str | None = None
+
+    async def connect(self):
+        run_id = int(self.scope["url_route"]["kwargs"]["run_id"])
+        if not await database_sync_to_async(_can_see)(self.scope["user"], run_id):
+            await self.close(code=4404)
+            return
+        self.group_name = run_group(run_id)
+        await self.channel_layer.group_add(self.group_name, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        if self.group_name:
+            await self.channel_layer.group_discard(self.group_name, self.channel_name)
+
+    async def live_message(self, event):
+        await self.send(text_data=event["text"])
+
+
+def _can_see(user, run_id: int) -> bool:
+    try:
+        check_can_see_run(user, run_id)
+    except Run.DoesNotExist:
+        return False
+    return True

@@ -1,0 +1,89 @@
+"""Runs, teams and per-step metric points.
+
+Metric storage is split in two tables so that a key string is stored once per run, not once
+per point: `MetricSeries` (one row per run and key, with running summaries) and `MetricPoint`
+(one row per series and step). The composite primary key (series, step) is the index that
+serves "the series of key K of run R ordered by step", and the conflict target that makes a
+re-sent batch overwrite instead of duplicate.
+
+NaN is stored as SQL NULL (SQLite cannot hold a NaN; JSON has no NaN either and
+JavaScript's JSON.stringify writes null for it). Infinities are stored as floats.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Team(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teams", blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    FINISHED = "finished"
+    FAILED = "failed"
+    STOPPED = "stopped"
+
+
+class Run(models.Model):
+    name = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    config = models.TextField(
+        blank=True, default="", help_text="The run's configuration, stored verbatim as sent."
+    )
+    model_name = models.CharField(max_length=200, blank=True, default="")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="runs")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="runs")
+    tags = models.JSONField(default=list, blank=True)
+    notes = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    last_step = models.BigIntegerField(null=True, blank=True)
+    last_metric_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["team", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+
+class MetricSeries(models.Model):
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="series")
+    key = models.CharField(max_length=200)
+    count = models.BigIntegerField(default=0, help_text="Number of distinct steps stored.")
+    first_step = models.BigIntegerField(null=True)
+    last_step = models.BigIntegerField(null=True)
+    last_value = models.FloatField(null=True, help_text="Value at last_step; NULL means NaN.")
+    nan_count = models.BigIntegerField(
+        default=0, help_text="Points ever received as NaN (an upper bound after overwrites)."
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "key"], name="series_run_key")]
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return f"{self.run_id}:{self.key}"
+
+
+class MetricPoint(models.Model):
+    pk = models.CompositePrimaryKey("series", "step")
+    series = models.ForeignKey(MetricSeries, on_delete=models.CASCADE, db_constraint=True)
+    step = models.BigIntegerField()
+    value = models.FloatField(null=True, help_text="NULL means NaN.")
+    recorded_at = models.DateTimeField()
+

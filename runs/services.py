@@ -1,0 +1,258 @@
+"""The only place that changes runs and metrics.
+
+`check_*` validates, `do_*` changes state, `notify_*` broadcasts after commit.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from runs import metric_store
+from runs.downsample import downsample_indices
+from runs.ingest import ParsedBatch, encode_value, parse_batch
+from runs.models import MetricSeries, Run, RunStatus, Team
+
+# A live message carries at most this many points per key; a larger batch is downsampled
+# (extremes kept) so that a 5,000-point batch does not flood every open page.
+LIVE_POINTS_PER_KEY = 500
+
+
+def run_group(run_id: int) -> str:
+    return f"run.{run_id}"
+
+
+# --- who sees what --------------------------------------------------------------------------
+
+
+def visible_runs(user) -> QuerySet[Run]:
+    """Runs of the user's teams; every run for staff; none for an anonymous user."""
+    runs = Run.objects.select_related("owner", "team")
+    if not user.is_authenticated:
+        return runs.none()
+    if user.is_staff:
+        return runs
+    return runs.filter(team__members=user)
+
+
+def user_teams(user) -> QuerySet[Team]:
+    if user.is_staff:
+        return Team.objects.all()
+    return Team.objects.filter(members=user)
+
+
+def check_can_see_run(user, run_id: int) -> Run:
+    """The run, if the user may see it; Run.DoesNotExist otherwise (a 404, never a 403)."""
+    return visible_runs(user).get(pk=run_id)
+
+
+def check_team_for_new_run(user, team_name: str | None) -> Team:
+    """The team a new run goes to: the named one, or the user's only team."""
+    teams = user_teams(user)
+    if team_name:
+        team = teams.filter(name=team_name).first()
+        if team is None:
+            raise ValueError(f"team: you are not a member of a team named {team_name!r}")
+        return team
+    mine = list(teams[:2])
+    if len(mine) != 1:
+        raise ValueError("team: name the team, you belong to " + ("none" if not mine else "several"))
+    return mine[0]
+
+
+def search_runs(runs: QuerySet[Run], *, text: str = "", status: str = "", team: str = ""):
+    if text:
+        runs = runs.filter(
+            Q(name__icontains=text)
+            | Q(model_name__icontains=text)
+            | Q(notes__icontains=text)
+            | Q(tags__icontains=text)
+            | Q(owner__username__icontains=text)
+        )
+    if status:
+        runs = runs.filter(status=status)
+    if team:
+        runs = runs.filter(team__name=team)
+    return runs
+
+
+# --- runs -----------------------------------------------------------------------------------
+
+
+def do_create_run(
+    *,
+    owner,
+    team: Team,
+    name: str,
+    config: object = "",
+    model_name: str = "",
+    tags: list[str] | None = None,
+    notes: str = "",
+    status: str = RunStatus.QUEUED,
+) -> Run:
+    """Create a run. A config given as an object is stored as its JSON text, keys in order."""
+    config_text = config if isinstance(config, str) else json.dumps(config, indent=2)
+    now = timezone.now()
+    return Run.objects.create(
+        owner=owner,
+        team=team,
+        name=name,
+        config=config_text,
+        model_name=model_name,
+        tags=list(tags or []),
+        notes=notes,
+        status=status,
+        started_at=now if status == RunStatus.RUNNING else None,
+        finished_at=now if status in _ENDED else None,
+    )
+
+
+_ENDED = {RunStatus.FINISHED, RunStatus.FAILED, RunStatus.STOPPED}
+
+
+def do_set_run_status(run: Run, status: str) -> Run:
+    now = timezone.now()
+    run.status = status
+    if status == RunStatus.RUNNING and run.started_at is None:
+        run.started_at = now
+    if status in _ENDED:
+        run.finished_at = now
+    run.save(update_fields=["status", "started_at", "finished_at", "updated_at"])
+    transaction.on_commit(lambda: notify_run_status(run.pk, status))
+    return run
+
+
+# --- metrics --------------------------------------------------------------------------------
+
+
+@dataclass
+class IngestResult:
+    points: int
+    inserted: int
+    keys: int
+    last_step: int
+
+
+def do_ingest_metrics(run_id: int, payload: object) -> IngestResult:
+    """Validate a batch and store it in one transaction, then broadcast it.
+
+    1. Parse the whole batch (BatchError on the first bad point; nothing written).
+    2. Lock the run row, create the missing series.
+    3. Upsert every point (same run, step and key: the last value wins).
+    4. Fold the batch into the series summaries and the run's last step.
+    5. After commit, send the points to the run's live group.
+    """
+    batch = parse_batch(payload, max_points=settings.METRICS_MAX_BATCH_POINTS)
+    recorded_at = timezone.now()
+    by_key = batch.by_key()
+    with transaction.atomic():
+        run = Run.objects.select_for_update().get(pk=run_id)
+        series_ids = _ensure_series(run, list(by_key))
+        writes = [
+            metric_store.SeriesWrite(series_ids[key], steps, values)
+            for key, (steps, values) in by_key.items()
+        ]
+        inserted = metric_store.upsert_points(writes, recorded_at)
+        metric_store.update_series_summaries(writes, inserted)
+        last_step = max(batch.steps)
+        fields = ["last_metric_at", "updated_at"]
+        run.last_metric_at = recorded_at
+        if run.last_step is None or last_step > run.last_step:
+            run.last_step = last_step
+            fields.append("last_step")
+        if run.status == RunStatus.QUEUED:
+            run.status = RunStatus.RUNNING
+            run.started_at = recorded_at
+            fields += ["status", "started_at"]
+        run.save(update_fields=fields)
+        live = live_message(batch, recorded_at.timestamp())
+        transaction.on_commit(lambda: notify_metrics(run_id, live))
+    return IngestResult(
+        points=len(batch),
+        inserted=sum(inserted.values()),
+        keys=len(by_key),
+        last_step=run.last_step,
+    )
+
+
+def _ensure_series(run: Run, keys: list[str]) -> dict[str, int]:
+    MetricSeries.objects.bulk_create(
+        [MetricSeries(run=run, key=key) for key in keys], ignore_conflicts=True
+    )
+    return dict(MetricSeries.objects.filter(run=run, key__in=keys).values_list("key", "id"))
+
+
+def live_message(batch: ParsedBatch, recorded_at: float) -> dict:
+    """The websocket payload for a batch: {key: {steps, values, times}} in step order."""
+    series = {}
+    for key, (steps, values) in batch.by_key().items():
+        if len(steps) > LIVE_POINTS_PER_KEY:
+            keep = downsample_indices(steps, values, LIVE_POINTS_PER_KEY)
+            steps = [steps[i] for i in keep]
+            values = [values[i] for i in keep]
+        series[key] = {
+            "steps": steps,
+            "values": [encode_value(v) for v in values],
+            "times": [round(recorded_at, 3)] * len(steps),
+        }
+    return {"type": "metrics", "series": series}
+
+
+def read_metrics(run: Run, keys: list[str] | None, max_points: int) -> dict:
+    """Series of a run for charts: {key: {steps, values, times, total, downsampled}}."""
+    series = MetricSeries.objects.filter(run=run)
+    if keys:
+        series = series.filter(key__in=keys)
+    infos = {
+        s.id: (s.key, metric_store.SeriesInfo(s.id, s.count, s.first_step, s.last_step, s.nan_count))
+        for s in series.only("id", "key", "count", "first_step", "last_step", "nan_count")
+    }
+    columns = metric_store.read_series([info for _, info in infos.values()], max_points)
+    out = {}
+    for series_id, (key, _) in sorted(infos.items(), key=lambda item: item[1][0]):
+        col = columns[series_id]
+        out[key] = {
+            "steps": col.steps.tolist(),
+            "values": [encode_value(v) for v in col.values.tolist()],
+            "times": [round(t, 3) for t in col.times.tolist()],
+            "total": col.total,
+            "downsampled": col.downsampled,
+        }
+    return out
+
+
+def latest_values(run_ids: list[int], keys: list[str]) -> dict[int, dict[str, float | str]]:
+    """{run_id: {key: last value}} for the run list's columns."""
+    out: dict[int, dict] = {rid: {} for rid in run_ids}
+    rows = MetricSeries.objects.filter(run_id__in=run_ids, key__in=keys).values_list(
+        "run_id", "key", "last_value"
+    )
+    for run_id, key, value in rows:
+        out[run_id][key] = encode_value(value)
+    return out
+
+
+# --- broadcasts (after commit) --------------------------------------------------------------
+
+
+def _group_send(run_id: int, payload: dict) -> None:
+    """Encode once, relay to every viewer of the run (`runs.consumers`)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        message = {"type": "live.message", "text": json.dumps(payload)}
+        async_to_sync(layer.group_send)(run_group(run_id), message)
+
+
+def notify_metrics(run_id: int, live: dict) -> None:
+    _group_send(run_id, live)
+
+
+def notify_run_status(run_id: int, status: str) -> None:
+    _group_send(run_id, {"type": "status", "status": status})

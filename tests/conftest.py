@@ -1,0 +1,239 @@
+"""Shared fixtures: users in teams, API clients, and the real processes users run.
+
+Backends: `make test` runs the suite on the embedded defaults (SQLite, filesystem broker,
+in-process channel layer) and, in CI or with CODEOPT_TEST_SERVICES=1, again on PostgreSQL,
+Redis and a Redis broker. In that second pass a missing service fails the run, never skips.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVICES_MODE = os.environ.get("CODEOPT_TEST_SERVICES") == "1"
+
+
+def pytest_report_header(config):
+    db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+    broker = settings.CELERY_BROKER_URL.split("://", 1)[0]
+    return f"codeopt backends: database={db} channel_layer={layer} broker={broker}"
+
+
+def pytest_sessionstart(session):
+    if not SERVICES_MODE:
+        return
+    problems = []
+    if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        problems.append("DATABASE_URL does not name PostgreSQL")
+    if not settings.REDIS_URL:
+        problems.append("REDIS_URL is not set")
+    if not settings.CELERY_BROKER_URL.startswith(("redis", "amqp", "pyamqp")):
+        problems.append("CELERY_BROKER_URL names no server broker")
+    for name, url in (("REDIS_URL", settings.REDIS_URL),):
+        if url and not _reachable(url):
+            problems.append(f"{name} {url} is not reachable")
+    if problems:
+        pytest.exit("services pass: " + "; ".join(problems), returncode=3)
+
+
+def _reachable(url: str) -> bool:
+    from urllib.parse import urlparse
+
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname, parsed.port or 6379), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+# --- people ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    from runs.models import Team
+
+    def make(username: str, *teams: str, staff: bool = False):
+        user = django_user_model.objects.create_user(username, password="pw-" + username)
+        user.is_staff = staff
+        user.save()
+        for name in teams:
+            team, _ = Team.objects.get_or_create(name=name)
+            team.members.add(user)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice", "red")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob", "blue")
+
+
+def token_client(user) -> APIClient:
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def alice_api(alice):
+    return token_client(alice)
+
+
+@pytest.fixture
+def bob_api(bob):
+    return token_client(bob)
+
+
+@pytest.fixture
+def alice_run(alice):
+    from runs import services
+    from runs.models import Team
+
+    return services.do_create_run(owner=alice, team=Team.objects.get(name="red"), name="alice-run")
+
+
+# --- real processes -------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(predicate, timeout: float, what: str, interval: float = 0.05):
+    """Poll `predicate` until it returns a truthy value; fail naming `what` at the deadline."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def _database_url_for_subprocess() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or "postgres"
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    return f"postgres://{user}@{host}:{port}/{db['NAME']}"
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DEBUG="1",
+        DATABASE_URL=_database_url_for_subprocess(),
+        CODEOPT_VAR_DIR=str(settings.VAR_DIR),
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+class Process:
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path):
+        self.log_path = log
+        self.log = log.open("w")
+        self.proc = subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def output(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text()
+
+    def stop(self):
+        if self.alive():
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A real daphne serving the test database; yields its base URL."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    with django_db_blocker.unblock():
+        env = subprocess_env()
+    proc = Process(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "codeopt_site.asgi:application"],
+        env, log,
+    )
+
+    def up():
+        if not proc.alive():
+            raise AssertionError("daphne exited:\n" + proc.output())
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            return False
+
+    wait_until(up, 60, "daphne to listen")
+    yield f"http://127.0.0.1:{port}"
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A real Celery worker process on the configured broker and the test database."""
+    log = tmp_path_factory.mktemp("celery") / "worker.log"
+    with django_db_blocker.unblock():
+        env = subprocess_env()
+    hostname = f"test-{os.getpid()}@%h"
+    proc = Process(
+        [sys.executable, "-m", "celery", "-A", "codeopt_site", "worker", "-l", "info",
+         "--pool", "threads", "--concurrency", "2", "-Q", "default", "-n", hostname],
+        env, log,
+    )
+    wait_until(lambda: "ready." in proc.output() or not proc.alive(), 90, "the worker to start")
+    if not proc.alive():
+        raise AssertionError("celery worker exited:\n" + proc.output())
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        raise AssertionError("Debian's chromium is not installed: run `make browser`")
+    return path
