@@ -19,6 +19,9 @@ class RunLiveConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         run_id = int(self.scope["url_route"]["kwargs"]["run_id"])
         if not await database_sync_to_async(_can_see)(self.scope["user"], run_id):
+            # Accept, then close with 4404: a refused handshake would reach the page as a
+            # bare network error, and the page would keep reconnecting.
+            await self.accept()
             await self.close(code=4404)
             return
         self.group_name = run_group(run_id)
