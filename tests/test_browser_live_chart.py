@@ -1,0 +1,65 @@
+"""A real browser: log in, open a run page, post points through the API, see the chart grow."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import sync_playwright
+from rest_framework.authtoken.models import Token
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def post(server: str, token: str, run_id: int, points: list[dict]) -> None:
+    request = urllib.request.Request(
+        f"{server}/api/runs/{run_id}/metrics/", data=json.dumps({"points": points}).encode(),
+        method="POST", headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200
+
+
+def test_the_run_page_chart_grows_live_as_points_arrive(asgi_server, chromium_path, alice, alice_run):
+    token = Token.objects.create(user=alice).key
+    post(asgi_server, token, alice_run.pk, [{"step": s, "key": "rewards/mean", "value": s / 10} for s in range(5)])
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.goto(f"{asgi_server}/accounts/login/?next=/runs/{alice_run.pk}/")
+        page.fill("input[name=username]", "alice")
+        page.fill("input[name=password]", "pw-alice")
+        page.click("button[type=submit]")
+        chart = page.locator('.chart[data-key="rewards/mean"]')
+        chart.wait_for(timeout=15_000)
+        page.wait_for_function("document.querySelector('#live-state').textContent === 'live'", timeout=10_000)
+        assert chart.get_attribute("data-points") == "5"
+        assert page.locator(".chart[data-key='rewards/mean'] .main-svg").count() >= 1
+        assert "rewards" in page.locator("section[data-prefix=rewards] h2").inner_text()
+
+        post(asgi_server, token, alice_run.pk, [
+            {"step": 5, "key": "rewards/mean", "value": 0.9},
+            {"step": 6, "key": "rewards/mean", "value": "NaN"},
+            {"step": 6, "key": "losses/policy", "value": 0.1},
+        ])
+        page.wait_for_function(
+            "document.querySelector('.chart[data-key=\"rewards/mean\"]').dataset.points === '7'",
+            timeout=1_000 + 4_000,  # live latency target is 1 s; headroom for a loaded CI box
+        )
+        # A new key gets its own chart in its own section, and the NaN is marked in the title.
+        page.locator('.chart[data-key="losses/policy"]').wait_for(timeout=5_000)
+        assert "1 non-finite" in chart.inner_text()
+        # The controls redraw without losing points.
+        page.check("#log-scale")
+        page.select_option("#x-axis", "time")
+        page.wait_for_timeout(300)
+        assert chart.get_attribute("data-points") == "7"
+        assert "wall time (UTC)" in chart.inner_text()
+        browser.close()

@@ -1,0 +1,35 @@
+"""A real Celery worker process takes a task from the broker and does the work."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from runs.models import MetricSeries, Run
+from tests.conftest import wait_until
+from workers.models import WorkerHeartbeat
+from workers.tasks import replay_synthetic_run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_worker_replays_a_run_through_the_api(celery_worker_process, asgi_server, alice_run):
+    replay_synthetic_run.delay(alice_run.pk, asgi_server, total_steps=6, interval=0.05)
+
+    def finished():
+        if not celery_worker_process.alive():
+            raise AssertionError("worker died:\n" + celery_worker_process.output())
+        return Run.objects.get(pk=alice_run.pk).status == "finished"
+
+    wait_until(finished, 60, "the replay to finish")
+    series = MetricSeries.objects.filter(run=alice_run)
+    assert series.count() == 12
+    assert {s.count for s in series} == {6}
+    assert Run.objects.get(pk=alice_run.pk).last_step == 5
+
+
+def test_the_worker_heartbeat_shows_in_healthz(celery_worker_process, alice):
+    wait_until(lambda: WorkerHeartbeat.objects.exists(), 30, "a worker heartbeat")
+    body = Client().get("/healthz").json()
+    assert body["workers"]["ok"] is True
+    assert "default" in body["workers"]["seen"][0]["queues"]

@@ -1,0 +1,41 @@
+"""A bad setting stops the start-up with a message naming the variable."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+def start(**env: str) -> subprocess.CompletedProcess:
+    full = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"}}
+    full.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=full, capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"DEBUG": "sometimes"}, "DEBUG"),
+        ({"DATABASE_URL": "mysql://db/x", "SECRET_KEY": "s"}, "DATABASE_URL"),
+        ({"REDIS_URL": "http://cache", "SECRET_KEY": "s"}, "REDIS_URL"),
+        ({"CELERY_BROKER_URL": "kafka://x", "SECRET_KEY": "s"}, "CELERY_BROKER_URL"),
+        ({"METRICS_MAX_BATCH_POINTS": "many", "SECRET_KEY": "s"}, "METRICS_MAX_BATCH_POINTS"),
+        ({"DEBUG": "0", "SECRET_KEY": ""}, "SECRET_KEY"),
+    ],
+)
+def test_a_bad_value_fails_at_start_up_naming_the_variable(env, named):
+    result = start(**env)
+    assert result.returncode != 0
+    assert "ConfigError" in result.stderr and named in result.stderr.splitlines()[-1]
+
+
+def test_the_embedded_defaults_start_without_any_server():
+    result = start(DEBUG="1", SECRET_KEY="")
+    assert result.returncode == 0, result.stderr
