@@ -1,0 +1,36 @@
+"""Create a clearly labelled synthetic demo run and queue its replay on the Celery worker."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from runs import services
+from runs.management.commands.demo_setup import DEMO_TEAM, DEMO_USER
+from runs.models import RunStatus, Team
+from workers.synthetic import SYNTHETIC_NOTE
+from workers.tasks import replay_synthetic_run
+
+
+class Command(BaseCommand):
+    help = "Start the demo run: synthetic metrics streamed live through the API by the worker."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--url", default="http://127.0.0.1:8000", help="The server's base URL.")
+        parser.add_argument("--steps", type=int, default=600, help="Steps to replay.")
+        parser.add_argument("--interval", type=float, default=0.5, help="Seconds between steps.")
+
+    def handle(self, *args, url: str, steps: int, interval: float, **options):
+        user = get_user_model().objects.get(username=DEMO_USER)
+        run = services.do_create_run(
+            owner=user,
+            team=Team.objects.get(name=DEMO_TEAM),
+            name="demo: synthetic replay (not a real training run)",
+            model_name="none (synthetic)",
+            tags=["demo", "synthetic"],
+            notes=SYNTHETIC_NOTE,
+            config={"kind": "synthetic-replay", "steps": steps, "interval_seconds": interval},
+            status=RunStatus.QUEUED,
+        )
+        replay_synthetic_run.delay(run.pk, url, total_steps=steps, interval=interval)
+        self.stdout.write(f"  demo run    : {url}/runs/{run.pk}/  (queued on the Celery worker)\n")

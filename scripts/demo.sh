@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Start the whole system on embedded defaults: ASGI server, Celery worker, a live demo run.
+# Ctrl-C stops everything this script started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBUG="${DEBUG:-1}"
+PORT="${PORT:-8000}"
+URL="http://127.0.0.1:${PORT}"
+PY=.venv/bin/python
+
+$PY manage.py migrate --noinput
+$PY manage.py demo_setup --url "$URL"
+
+pids=()
+stop() {
+  trap - INT TERM EXIT
+  echo; echo "stopping…"
+  kill "${pids[@]}" 2>/dev/null || true
+  wait "${pids[@]}" 2>/dev/null || true
+}
+trap stop INT TERM EXIT
+
+$PY -m daphne -b 127.0.0.1 -p "$PORT" codeopt_site.asgi:application &
+pids+=($!)
+$PY -m celery -A codeopt_site worker --loglevel warning --queues default --pool threads --concurrency 2 &
+pids+=($!)
+
+for _ in $(seq 1 100); do
+  if $PY -c "import socket,sys; socket.create_connection(('127.0.0.1', $PORT), 0.2)" 2>/dev/null; then break; fi
+  sleep 0.2
+done
+$PY manage.py start_demo_run --url "$URL"
+echo "  running     : server and worker are up; Ctrl-C stops both."
+wait -n "${pids[@]}"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole suite: once on the embedded defaults, then (CI=true or CODEOPT_TEST_SERVICES=1)
+# again on the real PostgreSQL, Redis and a Redis-brokered Celery worker on loopback.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+export SECRET_KEY="${SECRET_KEY:-test-only-secret-key}"
+unset DEBUG DATABASE_URL REDIS_URL CELERY_BROKER_URL
+want_services="${CODEOPT_TEST_SERVICES:-0}"
+[[ "${CI:-}" == "true" ]] && want_services=1
+
+echo "== pass 1: embedded defaults (SQLite, filesystem broker, in-process channel layer)"
+CODEOPT_TEST_SERVICES=0 CODEOPT_VAR_DIR="$PWD/var/test-embedded" $PY -m pytest "$@"
+
+if [[ "$want_services" == "1" ]]; then
+  echo "== pass 2: PostgreSQL, Redis channel layer, Redis broker"
+  CODEOPT_TEST_SERVICES=1 \
+  CODEOPT_VAR_DIR="$PWD/var/test-services" \
+  DATABASE_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/codeopt}" \
+  REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}" \
+  CELERY_BROKER_URL="${TEST_BROKER_URL:-redis://127.0.0.1:6379/1}" \
+    $PY -m pytest "$@"
+fi
