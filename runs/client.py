@@ -211,7 +211,7 @@ class MetricsClient:
                 if self.spool_path.exists():
                     self.replay_spool()
                     if self.spool_path.exists():
-                        raise ConnectionError("the spool could not be replayed")
+                        raise ConnectionError("server unreachable; earlier batches still spooled")
                 self._post(points)
                 return
             except ConnectionError as exc:

@@ -15,12 +15,20 @@ pids=()
 stop() {
   trap - INT TERM EXIT
   echo; echo "stopping…"
-  kill "${pids[@]}" 2>/dev/null || true
+  # The worker's warm shutdown would wait for the 5-minute replay: SIGQUIT ends it at once
+  # (Celery's cold shutdown); the replay's run is marked stopped by the next `make demo`.
+  kill -QUIT "${pids[@]:1}" 2>/dev/null || true
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  for _ in $(seq 1 25); do
+    alive=0; for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [[ $alive == 0 ]] && break; sleep 0.2
+  done
+  kill -KILL "${pids[@]}" 2>/dev/null || true
   wait "${pids[@]}" 2>/dev/null || true
 }
 trap stop INT TERM EXIT
 
-$PY -m daphne -b 127.0.0.1 -p "$PORT" codeopt_site.asgi:application &
+$PY -m daphne -b 127.0.0.1 -p "$PORT" --access-log var/access.log codeopt_site.asgi:application &
 pids+=($!)
 $PY -m celery -A codeopt_site worker --loglevel warning --queues default --pool threads --concurrency 2 &
 pids+=($!)

@@ -7,9 +7,11 @@ from django.core.management.base import BaseCommand
 
 from runs import services
 from runs.management.commands.demo_setup import DEMO_TEAM, DEMO_USER
-from runs.models import RunStatus, Team
+from runs.models import Run, RunStatus, Team
 from workers.synthetic import SYNTHETIC_NOTE
 from workers.tasks import replay_synthetic_run
+
+DEMO_RUN_NAME = "demo: synthetic replay (not a real training run)"
 
 
 class Command(BaseCommand):
@@ -22,10 +24,15 @@ class Command(BaseCommand):
 
     def handle(self, *args, url: str, steps: int, interval: float, **options):
         user = get_user_model().objects.get(username=DEMO_USER)
+        # A demo stopped with Ctrl-C left its run "running": say what happened to it.
+        for stale in Run.objects.filter(
+            owner=user, name=DEMO_RUN_NAME, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
+        ):
+            services.do_set_run_status(stale, RunStatus.STOPPED)
         run = services.do_create_run(
             owner=user,
             team=Team.objects.get(name=DEMO_TEAM),
-            name="demo: synthetic replay (not a real training run)",
+            name=DEMO_RUN_NAME,
             model_name="none (synthetic)",
             tags=["demo", "synthetic"],
             notes=SYNTHETIC_NOTE,
