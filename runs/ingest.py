@@ -133,18 +133,25 @@ def parse_batch(payload: object, *, max_points: int) -> ParsedBatch:
         )
     latest: dict[tuple[str, int], float] = {}
     for index, point in enumerate(points):
-        if not isinstance(point, dict):
-            raise BatchError("a point must be an object", index=index)
-        parsed = []
-        for name, parse in _FIELDS:
-            if name not in point:
-                raise BatchError(f"{name} is missing", index=index, field_name=name)
-            try:
-                parsed.append(parse(point[name]))
-            except ValueError as exc:
-                raise BatchError(str(exc), index=index, field_name=name) from None
-        step, key, value = parsed
-        latest.pop((key, step), None)  # re-insert so the last occurrence keeps its order
+        # Fast path for the common well-formed point; anything else takes the checked path.
+        try:
+            step, key, value = point["step"], point["key"], point["value"]
+        except (TypeError, KeyError):
+            step, key, value = _parse_point(point, index)
+        else:
+            if not (
+                type(step) is int
+                and 0 <= step <= MAX_STEP
+                and type(key) is str
+                and 0 < len(key) <= MAX_KEY_LENGTH
+                and key.isprintable()
+                and not key.isspace()
+                and (type(value) is float or type(value) is int)
+            ):
+                step, key, value = _parse_point(point, index)
+        value = float(value)
+        if (key, step) in latest:
+            del latest[(key, step)]  # re-insert so the last occurrence keeps its order
         latest[(key, step)] = value
     batch = ParsedBatch()
     for (key, step), value in latest.items():
@@ -152,6 +159,20 @@ def parse_batch(payload: object, *, max_points: int) -> ParsedBatch:
         batch.keys.append(key)
         batch.values.append(value)
     return batch
+
+
+def _parse_point(point: object, index: int) -> tuple[int, str, float]:
+    if not isinstance(point, dict):
+        raise BatchError("a point must be an object", index=index)
+    parsed = []
+    for name, parse in _FIELDS:
+        if name not in point:
+            raise BatchError(f"{name} is missing", index=index, field_name=name)
+        try:
+            parsed.append(parse(point[name]))
+        except ValueError as exc:
+            raise BatchError(str(exc), index=index, field_name=name) from None
+    return parsed[0], parsed[1], parsed[2]
 
 
 def encode_value(value: float | None) -> float | str:

@@ -82,7 +82,10 @@ class MetricSeries(models.Model):
 
 class MetricPoint(models.Model):
     pk = models.CompositePrimaryKey("series", "step")
-    series = models.ForeignKey(MetricSeries, on_delete=models.CASCADE, db_constraint=True)
+    # No database-level foreign key: its per-row trigger doubled PostgreSQL's work per
+    # ingested point (docs/benchmarks.md). Points are only written by `runs.services`, inside
+    # the transaction that creates their series, and Django cascades the deletes.
+    series = models.ForeignKey(MetricSeries, on_delete=models.CASCADE, db_constraint=False)
     step = models.BigIntegerField()
     value = models.FloatField(null=True, help_text="NULL means NaN.")
     recorded_at = models.DateTimeField()

@@ -12,12 +12,13 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Case, F, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from runs import metric_store
 from runs.downsample import downsample_indices
-from runs.ingest import ParsedBatch, encode_value, parse_batch
+from runs.ingest import encode_value, parse_batch
 from runs.models import MetricSeries, Run, RunStatus, Team
 
 # A live message carries at most this many points per key; a larger batch is downsampled
@@ -144,55 +145,60 @@ def do_ingest_metrics(run_id: int, payload: object) -> IngestResult:
     """Validate a batch and store it in one transaction, then broadcast it.
 
     1. Parse the whole batch (BatchError on the first bad point; nothing written).
-    2. Lock the run row, create the missing series.
+    2. Create the run's missing series.
     3. Upsert every point (same run, step and key: the last value wins).
-    4. Fold the batch into the series summaries and the run's last step.
+    4. Fold the batch into the series summaries, then the run's last step, in series-id
+       order. These row locks are taken last, so concurrent batches for one run wait for
+       each other only through the commit, not through the upsert.
     5. After commit, send the points to the run's live group.
+    Raises Run.DoesNotExist for an unknown run.
     """
     batch = parse_batch(payload, max_points=settings.METRICS_MAX_BATCH_POINTS)
     recorded_at = timezone.now()
     by_key = batch.by_key()
     with transaction.atomic():
-        run = Run.objects.select_for_update().get(pk=run_id)
-        series_ids = _ensure_series(run, list(by_key))
-        writes = [
-            metric_store.SeriesWrite(series_ids[key], steps, values)
-            for key, (steps, values) in by_key.items()
-        ]
+        if not Run.objects.filter(pk=run_id).exists():
+            raise Run.DoesNotExist(f"run {run_id}")
+        series_ids = _ensure_series(run_id, list(by_key))
+        writes = sorted(
+            (
+                metric_store.SeriesWrite(series_ids[key], steps, values)
+                for key, (steps, values) in by_key.items()
+            ),
+            key=lambda write: write.series_id,
+        )
         inserted = metric_store.upsert_points(writes, recorded_at)
         metric_store.update_series_summaries(writes, inserted)
-        last_step = max(batch.steps)
-        fields = ["last_metric_at", "updated_at"]
-        run.last_metric_at = recorded_at
-        if run.last_step is None or last_step > run.last_step:
-            run.last_step = last_step
-            fields.append("last_step")
-        if run.status == RunStatus.QUEUED:
-            run.status = RunStatus.RUNNING
-            run.started_at = recorded_at
-            fields += ["status", "started_at"]
-        run.save(update_fields=fields)
-        live = live_message(batch, recorded_at.timestamp())
+        queued = Q(status=RunStatus.QUEUED)
+        Run.objects.filter(pk=run_id).update(
+            last_step=Greatest(Coalesce("last_step", Value(-1)), Value(max(batch.steps))),
+            last_metric_at=recorded_at,
+            updated_at=recorded_at,
+            status=Case(When(queued, then=Value(RunStatus.RUNNING)), default=F("status")),
+            started_at=Case(When(queued, then=Value(recorded_at)), default=F("started_at")),
+        )
+        last_step = Run.objects.values_list("last_step", flat=True).get(pk=run_id)
+        live = live_message(by_key, recorded_at.timestamp())
         transaction.on_commit(lambda: notify_metrics(run_id, live))
     return IngestResult(
         points=len(batch),
         inserted=sum(inserted.values()),
         keys=len(by_key),
-        last_step=run.last_step,
+        last_step=last_step,
     )
 
 
-def _ensure_series(run: Run, keys: list[str]) -> dict[str, int]:
+def _ensure_series(run_id: int, keys: list[str]) -> dict[str, int]:
     MetricSeries.objects.bulk_create(
-        [MetricSeries(run=run, key=key) for key in keys], ignore_conflicts=True
+        [MetricSeries(run_id=run_id, key=key) for key in keys], ignore_conflicts=True
     )
-    return dict(MetricSeries.objects.filter(run=run, key__in=keys).values_list("key", "id"))
+    return dict(MetricSeries.objects.filter(run_id=run_id, key__in=keys).values_list("key", "id"))
 
 
-def live_message(batch: ParsedBatch, recorded_at: float) -> dict:
-    """The websocket payload for a batch: {key: {steps, values, times}} in step order."""
+def live_message(by_key: dict[str, tuple[list[int], list[float]]], recorded_at: float) -> dict:
+    """The websocket payload for a batch (`ParsedBatch.by_key()`): {key: {steps, values, times}}."""
     series = {}
-    for key, (steps, values) in batch.by_key().items():
+    for key, (steps, values) in by_key.items():
         if len(steps) > LIVE_POINTS_PER_KEY:
             keep = downsample_indices(steps, values, LIVE_POINTS_PER_KEY)
             steps = [steps[i] for i in keep]
