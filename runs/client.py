@@ -26,6 +26,7 @@ import queue
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -88,7 +89,8 @@ class MetricsClient:
         flush_interval: seconds a point may wait for its batch to fill.
         max_retries: send attempts before a batch goes to the spool.
         backoff: first retry delay in seconds; doubled each retry, capped at 30 s.
-        spool_dir: where unsent batches wait (one file per run).
+        spool_dir: where unsent batches wait, one file per server and run
+            (default $CODEOPT_SPOOL_DIR or ~/.cache/codeopt).
     """
 
     def __init__(
@@ -114,8 +116,10 @@ class MetricsClient:
         self.timeout = timeout
         spool_root = Path(spool_dir) if spool_dir is not None else DEFAULT_SPOOL_DIR
         spool_root.mkdir(parents=True, exist_ok=True)
-        self.spool_path = spool_root / f"run-{run_id}.jsonl"
-        self.rejected_path = spool_root / f"run-{run_id}.jsonl.rejected"
+        # Named by server and run: a spool is only ever replayed to where it was meant to go.
+        server = urllib.parse.urlsplit(base_url).netloc.replace(":", "_") or "server"
+        self.spool_path = spool_root / f"{server}-run-{run_id}.jsonl"
+        self.rejected_path = spool_root / f"{server}-run-{run_id}.jsonl.rejected"
         self.sent_points = 0
         self.spooled_points = 0
         self._queue: queue.Queue = queue.Queue()

@@ -33,6 +33,10 @@ def pytest_report_header(config):
 
 
 def pytest_sessionstart(session):
+    # Work a killed earlier session left behind must not leak into this one.
+    for leftover in ("broker/queue", "spool"):
+        shutil.rmtree(settings.VAR_DIR / leftover, ignore_errors=True)
+    (settings.VAR_DIR / "broker" / "queue").mkdir(parents=True, exist_ok=True)
     if not SERVICES_MODE:
         return
     problems = []
@@ -221,7 +225,8 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
     hostname = f"test-{os.getpid()}@%h"
     proc = Process(
         [sys.executable, "-m", "celery", "-A", "codeopt_site", "worker", "-l", "info",
-         "--pool", "threads", "--concurrency", "2", "-Q", "default", "-n", hostname],
+         "--pool", "threads", "--concurrency", "2", "-Q", "default", "-n", hostname,
+         "--purge"],
         env, log,
     )
     wait_until(lambda: "ready." in proc.output() or not proc.alive(), 90, "the worker to start")

@@ -79,9 +79,9 @@ def test_the_spool_keeps_every_point_through_a_server_outage(alice, alice_run, t
 
 def test_a_spool_left_by_an_earlier_process_is_replayed(asgi_server, alice, alice_run, tmp_path):
     token = Token.objects.create(user=alice).key
-    spool = tmp_path / f"run-{alice_run.pk}.jsonl"
-    spool.write_text('{"run": %d, "points": [{"step": 4, "key": "k", "value": 1.5}]}\n' % alice_run.pk)
     client = MetricsClient(asgi_server, token, alice_run.pk, spool_dir=tmp_path)
+    spool = client.spool_path
+    spool.write_text('{"run": %d, "points": [{"step": 4, "key": "k", "value": 1.5}]}\n' % alice_run.pk)
     assert client.replay_spool() == 1
     client.close()
     assert stored_steps(alice_run.pk, "k") == [4] and not spool.exists()

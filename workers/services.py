@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+from django.conf import settings
 from rest_framework.authtoken.models import Token
 
 from runs import client
@@ -20,7 +21,9 @@ def do_replay_synthetic_run(run_id: int, api_url: str, total_steps: int, interva
     """
     run = Run.objects.select_related("owner").get(pk=run_id)
     token, _ = Token.objects.get_or_create(user=run.owner)
-    metrics = client.MetricsClient(api_url, token.key, run_id, flush_interval=interval)
+    metrics = client.MetricsClient(
+        api_url, token.key, run_id, flush_interval=interval, spool_dir=settings.VAR_DIR / "spool"
+    )
     rng = random.Random(run_id)
     try:
         for step in range(total_steps):
