@@ -41,27 +41,27 @@ class BatchError(ValueError):
 
 @dataclass
 class ParsedBatch:
-    """Columns of a validated batch, deduplicated on (key, step), last value winning.
+    """A validated batch grouped by key: {key: {step: value}}, the last value of a repeated
+    (key, step) winning. Values are floats; NaN stands for a NaN point (stored as NULL)."""
 
-    `values` holds floats; NaN stands for a NaN point (stored as NULL).
-    """
-
-    steps: list[int] = field(default_factory=list)
-    keys: list[str] = field(default_factory=list)
-    values: list[float] = field(default_factory=list)
+    series: dict[str, dict[int, float]] = field(default_factory=dict)
 
     def __len__(self) -> int:
-        return len(self.steps)
+        return sum(len(steps) for steps in self.series.values())
+
+    @property
+    def max_step(self) -> int:
+        return max(max(steps) for steps in self.series.values())
 
     def by_key(self) -> dict[str, tuple[list[int], list[float]]]:
         """{key: (steps, values)} with steps ascending."""
-        grouped: dict[str, list[tuple[int, float]]] = {}
-        for step, key, value in zip(self.steps, self.keys, self.values, strict=True):
-            grouped.setdefault(key, []).append((step, value))
         out = {}
-        for key, pairs in grouped.items():
-            pairs.sort(key=lambda pair: pair[0])
-            out[key] = ([p[0] for p in pairs], [p[1] for p in pairs])
+        for key, points in self.series.items():
+            steps, values = list(points), list(points.values())
+            if steps != sorted(steps):
+                pairs = sorted(points.items())
+                steps, values = [p[0] for p in pairs], [p[1] for p in pairs]
+            out[key] = (steps, values)
         return out
 
 
@@ -131,7 +131,7 @@ def parse_batch(payload: object, *, max_points: int) -> ParsedBatch:
             f"the batch has {len(points)} points; at most {max_points} per request",
             field_name="points",
         )
-    latest: dict[tuple[str, int], float] = {}
+    series: dict[str, dict[int, float]] = {}
     for index, point in enumerate(points):
         # Fast path for the common well-formed point; anything else takes the checked path.
         try:
@@ -149,16 +149,11 @@ def parse_batch(payload: object, *, max_points: int) -> ParsedBatch:
                 and (type(value) is float or type(value) is int)
             ):
                 step, key, value = _parse_point(point, index)
-        value = float(value)
-        if (key, step) in latest:
-            del latest[(key, step)]  # re-insert so the last occurrence keeps its order
-        latest[(key, step)] = value
-    batch = ParsedBatch()
-    for (key, step), value in latest.items():
-        batch.steps.append(step)
-        batch.keys.append(key)
-        batch.values.append(value)
-    return batch
+        target = series.get(key)
+        if target is None:
+            target = series[key] = {}
+        target[step] = value if type(value) is float else float(value)
+    return ParsedBatch(series)
 
 
 def _parse_point(point: object, index: int) -> tuple[int, str, float]:

@@ -13,10 +13,15 @@ from datetime import datetime
 import numpy as np
 from django.db import connection
 
-from runs.downsample import bucket_count, downsample_indices
+from runs.downsample import downsample_indices
+from runs.rollups import ROLLUP_WIDTHS, Extremes, Points, bucket_extremes, pick_level
 
 POINTS = "runs_metricpoint"
 SERIES = "runs_metricseries"
+ROLLUPS = "runs_metricrollup"
+_ROLLUP_COLUMNS = (
+    "min_step", "min_value", "min_time", "max_step", "max_value", "max_time", "nan_step", "nan_time"
+)
 
 
 @dataclass
@@ -146,19 +151,7 @@ def update_series_summaries(writes: list[SeriesWrite], inserted: dict[int, int])
         cursor.executemany(sql, params)
 
 
-# --- reads ----------------------------------------------------------------------------------
-
-
-def _columns(rows: list[tuple]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    if not rows:
-        empty = np.array([], dtype=np.float64)
-        return np.array([], dtype=np.int64), empty, empty
-    steps, values, times = zip(*rows, strict=True)
-    return (
-        np.array(steps, dtype=np.int64),
-        np.array([np.nan if v is None else v for v in values], dtype=np.float64),
-        np.array(times, dtype=np.float64),
-    )
+# --- rollups --------------------------------------------------------------------------------
 
 
 def _epoch(column: str) -> str:
@@ -167,20 +160,193 @@ def _epoch(column: str) -> str:
     return f"(julianday({column}) - 2440587.5) * 86400.0"
 
 
-def _read_full(series_ids: list[int]) -> dict[int, list[tuple]]:
-    if not series_ids:
-        return {}
-    rows: dict[int, list[tuple]] = {sid: [] for sid in series_ids}
-    placeholders = ", ".join(["%s"] * len(series_ids))
+def _in(values) -> tuple[str, list]:
+    values = list(values)
+    return ", ".join(["%s"] * len(values)), values
+
+
+def _extremes_from_rows(rows: list[tuple]) -> Extremes:
+    """Rows of (series_id, bucket, *_ROLLUP_COLUMNS) as Extremes (series = series id)."""
+    if not rows:
+        return bucket_extremes(Points.empty(), 1)
+    columns = list(zip(*rows, strict=True))
+
+    def ints(i):
+        return np.array([-1 if v is None else v for v in columns[i]], dtype=np.int64)
+
+    def floats(i):
+        return np.array([np.nan if v is None else v for v in columns[i]], dtype=np.float64)
+
+    return Extremes(ints(0), ints(1), ints(2), floats(3), floats(4), ints(5), floats(6),
+                    floats(7), ints(8), floats(9))
+
+
+def _read_rollups(series_ids: list[int], level: int, lo: int, hi: int) -> Extremes:
+    """Stored rows of one level with lo <= bucket <= hi."""
+    marks, ids = _in(series_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT series_id, bucket, {', '.join(_ROLLUP_COLUMNS)} FROM {ROLLUPS} "
+            f"WHERE level = %s AND series_id IN ({marks}) AND bucket BETWEEN %s AND %s",
+            [level, *ids, lo, hi],
+        )
+        return _extremes_from_rows(cursor.fetchall())
+
+
+def _read_rollup_levels(series_ids: list[int], lo_step: int, hi_step: int) -> dict[int, Extremes]:
+    """Stored rows of every level over the buckets covering [lo_step, hi_step], in one query."""
+    marks, ids = _in(series_ids)
+    ranges = " OR ".join(["(level = %s AND bucket BETWEEN %s AND %s)"] * len(ROLLUP_WIDTHS))
+    params = [
+        x for level, width in enumerate(ROLLUP_WIDTHS) for x in (level, lo_step // width, hi_step // width)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT level, series_id, bucket, {', '.join(_ROLLUP_COLUMNS)} FROM {ROLLUPS} "
+            f"WHERE series_id IN ({marks}) AND ({ranges})",
+            [*ids, *params],
+        )
+        rows = cursor.fetchall()
+    by_level: dict[int, list] = {}
+    for row in rows:
+        by_level.setdefault(row[0], []).append(row[1:])
+    return {level: _extremes_from_rows(group) for level, group in by_level.items()}
+
+
+def _rollup_rows(level: int, extremes: Extremes) -> list[tuple]:
+    def optional(steps: np.ndarray, other: np.ndarray) -> list:
+        return [None if s < 0 or v != v else v for s, v in zip(steps.tolist(), other.tolist(), strict=True)]
+
+    def step_or_none(steps: np.ndarray) -> list:
+        return [None if s < 0 else s for s in steps.tolist()]
+
+    columns = [
+        extremes.series.tolist(),
+        [level] * len(extremes),
+        extremes.bucket.tolist(),
+        step_or_none(extremes.min_step), optional(extremes.min_step, extremes.min_value),
+        optional(extremes.min_step, extremes.min_time),
+        step_or_none(extremes.max_step), optional(extremes.max_step, extremes.max_value),
+        optional(extremes.max_step, extremes.max_time),
+        step_or_none(extremes.nan_step), optional(extremes.nan_step, extremes.nan_time),
+    ]
+    return list(zip(*columns, strict=True))
+
+
+_ROLLUP_NAMES = ("series_id", "level", "bucket", *_ROLLUP_COLUMNS)
+_ROLLUP_UPDATE = ", ".join(f"{name} = excluded.{name}" for name in _ROLLUP_COLUMNS)
+
+
+def _write_rollups_postgresql(rows: list[tuple]) -> None:
+    types = ("bigint", "smallint", "bigint", "bigint", "float8", "float8", "bigint", "float8",
+             "float8", "bigint", "float8")
+    columns = list(zip(*rows, strict=True))
+    arrays = [_pg_array("NULL" if v is None else repr(v) for v in column) for column in columns]
+    select = ", ".join(f"%s::{t}[]" for t in types)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {ROLLUPS} ({', '.join(_ROLLUP_NAMES)}) SELECT * FROM unnest({select}) "
+            f"ON CONFLICT (series_id, level, bucket) DO UPDATE SET {_ROLLUP_UPDATE}",
+            arrays,
+        )
+
+
+def _write_rollups_sqlite(rows: list[tuple]) -> None:
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {ROLLUPS} ({', '.join(_ROLLUP_NAMES)}) "
+            f"VALUES ({', '.join(['%s'] * len(_ROLLUP_NAMES))}) "
+            f"ON CONFLICT (series_id, level, bucket) DO UPDATE SET {_ROLLUP_UPDATE}",
+            rows,
+        )
+
+
+_WRITE_ROLLUPS = {"postgresql": _write_rollups_postgresql, "sqlite": _write_rollups_sqlite}
+
+
+def _write_rollups(rows: list[tuple]) -> None:
+    if rows:
+        _WRITE_ROLLUPS[connection.vendor](rows)
+
+
+def update_rollups(writes: list[SeriesWrite], inserted: dict[int, int], recorded_at: datetime):
+    """Fold a just-upserted batch into every rollup level of its series.
+
+    1. Series whose batch only added points: each touched bucket's new extremes are found
+       among its stored extremes and the batch's points (one query reads them all).
+    2. A series where the batch overwrote stored points (an old extreme may be gone):
+       level 0 is recomputed from the raw points of the touched buckets, each coarser level
+       from the level below it.
+    """
+    appended = [w for w in writes if inserted.get(w.series_id, 0) == len(w.steps)]
+    if appended:
+        batch = Points(
+            np.concatenate([np.full(len(w.steps), w.series_id, np.int64) for w in appended]),
+            np.concatenate([np.asarray(w.steps, np.int64) for w in appended]),
+            np.concatenate([np.asarray(w.values, np.float64) for w in appended]),
+            np.full(sum(len(w.steps) for w in appended), recorded_at.timestamp()),
+        )
+        stored = _read_rollup_levels(
+            [w.series_id for w in appended], int(batch.steps.min()), int(batch.steps.max())
+        )
+        rows: list[tuple] = []
+        for level, width in enumerate(ROLLUP_WIDTHS):
+            candidates = [batch]
+            old = stored.get(level)
+            if old is not None:
+                touched = set(zip(batch.series.tolist(), (batch.steps // width).tolist(), strict=True))
+                keep = np.array([pair in touched for pair in zip(old.series.tolist(), old.bucket.tolist(), strict=True)], bool)
+                candidates.insert(0, old.select(keep).points())
+            rows += _rollup_rows(level, bucket_extremes(Points.concat(candidates), width))
+        _write_rollups(rows)
+    for write in writes:
+        if inserted.get(write.series_id, 0) != len(write.steps):
+            rebuild_rollups(write.series_id, min(write.steps), max(write.steps))
+
+
+def rebuild_rollups(series_id: int, first_step: int, last_step: int) -> None:
+    """Recompute every level over the buckets covering [first_step, last_step] from the
+    stored points (level 0) and the level below (coarser levels)."""
+    for level, width in enumerate(ROLLUP_WIDTHS):
+        lo, hi = first_step // width * width, (last_step // width + 1) * width - 1
+        if level == 0:
+            candidates = _read_points(series_id, lo, hi)
+        else:
+            finer = ROLLUP_WIDTHS[level - 1]
+            candidates = _read_rollups([series_id], level - 1, lo // finer, hi // finer).points()
+        with connection.cursor() as cursor:  # buckets an overwrite left without points go away
+            cursor.execute(
+                f"DELETE FROM {ROLLUPS} WHERE series_id = %s AND level = %s "
+                "AND bucket BETWEEN %s AND %s",
+                [series_id, level, lo // width, hi // width],
+            )
+        _write_rollups(_rollup_rows(level, bucket_extremes(candidates, width)))
+
+
+def _read_points(series_id: int, lo: int, hi: int) -> Points:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT series_id, step, value, {_epoch('recorded_at')} FROM {POINTS} "
-            f"WHERE series_id IN ({placeholders}) ORDER BY series_id, step",
-            series_ids,
+            "WHERE series_id = %s AND step BETWEEN %s AND %s ORDER BY step",
+            [series_id, lo, hi],
         )
-        for series_id, step, value, time in cursor.fetchall():
-            rows[series_id].append((step, value, time))
-    return rows
+        return _points(cursor.fetchall())
+
+
+def _points(rows: list[tuple]) -> Points:
+    """Rows of (series_id, step, value, time) as Points."""
+    if not rows:
+        return Points.empty()
+    series, steps, values, times = zip(*rows, strict=True)
+    return Points(
+        np.array(series, dtype=np.int64),
+        np.array(steps, dtype=np.int64),
+        np.array([np.nan if v is None else v for v in values], dtype=np.float64),
+        np.array(times, dtype=np.float64),
+    )
+
+
+# --- reads ----------------------------------------------------------------------------------
 
 
 @dataclass
@@ -192,75 +358,79 @@ class SeriesInfo:
     nan_count: int
 
 
-def _read_downsampled_postgresql(infos: list[SeriesInfo], max_points: int) -> dict[int, list]:
-    """The bucketed min/max/NaN selection of `runs.downsample`, done inside PostgreSQL."""
-    ids = [i.series_id for i in infos]
-    firsts = [i.first_step for i in infos]
-    spans = [i.last_step - i.first_step + 1 for i in infos]
-    n_buckets = [bucket_count(max_points, may_hold_nan=i.nan_count > 0) for i in infos]
-    sql = f"""
-        WITH s AS (
-            SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::float8[], %s::float8[])
-                AS s(id, first_step, span, n_buckets)
-        ),
-        p AS (
-            SELECT p.series_id, p.step, p.value, extract(epoch from p.recorded_at)::float8 AS t,
-                   LEAST(floor((p.step - s.first_step)::float8 * s.n_buckets / s.span),
-                         s.n_buckets - 1) AS bucket
-            FROM {POINTS} p JOIN s ON p.series_id = s.id
-        ),
-        picked AS (
-            SELECT series_id,
-                   min(ARRAY[value, step::float8, t]) FILTER (WHERE value IS NOT NULL) AS lo,
-                   max(ARRAY[value, step::float8, t]) FILTER (WHERE value IS NOT NULL) AS hi,
-                   min(ARRAY[step::float8, t]) FILTER (WHERE value IS NULL) AS nan
-            FROM p GROUP BY series_id, bucket
-        )
-        SELECT series_id, lo[2], lo[1], lo[3] FROM picked WHERE lo IS NOT NULL
-        UNION SELECT series_id, hi[2], hi[1], hi[3] FROM picked WHERE hi IS NOT NULL
-        UNION SELECT series_id, nan[1], NULL, nan[2] FROM picked WHERE nan IS NOT NULL
-        UNION SELECT p.series_id, p.step, p.value, extract(epoch from p.recorded_at)::float8
-              FROM {POINTS} p JOIN s ON p.series_id = s.id
-              WHERE p.step = s.first_step OR p.step = s.first_step + s.span - 1
-    """
-    out: dict[int, list] = {sid: [] for sid in ids}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [ids, firsts, spans, n_buckets])
-        for series_id, step, value, time in cursor.fetchall():
-            out[series_id].append((int(step), value, time))
-    for rows in out.values():
-        rows.sort(key=lambda row: row[0])
+def _split(points: Points, series_ids: list[int]) -> dict[int, Points]:
+    order = np.argsort(points.series, kind="stable")
+    sorted_series = points.series[order]
+    out = {}
+    for sid in series_ids:
+        lo, hi = np.searchsorted(sorted_series, [sid, sid + 1])
+        out[sid] = points.take(order[lo:hi])
     return out
 
 
-def _read_downsampled_in_python(infos: list[SeriesInfo], max_points: int) -> dict[int, list]:
-    full = _read_full([i.series_id for i in infos])
+def _read_full(series_ids: list[int]) -> dict[int, Points]:
+    if not series_ids:
+        return {}
+    marks, ids = _in(series_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT series_id, step, value, {_epoch('recorded_at')} FROM {POINTS} "
+            f"WHERE series_id IN ({marks}) ORDER BY series_id, step",
+            ids,
+        )
+        return _split(_points(cursor.fetchall()), series_ids)
+
+
+def _read_ends(infos: list[SeriesInfo]) -> Points:
+    """The first and last stored point of each series."""
+    where = " OR ".join(["(series_id = %s AND step IN (%s, %s))"] * len(infos))
+    params = [x for i in infos for x in (i.series_id, i.first_step, i.last_step)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT series_id, step, value, {_epoch('recorded_at')} FROM {POINTS} WHERE {where}",
+            params,
+        )
+        return _points(cursor.fetchall())
+
+
+def _read_downsampled(infos: list[SeriesInfo], max_points: int) -> dict[int, Points]:
+    """Candidates from the finest small-enough rollup level, plus both ends, thinned by
+    `runs.downsample` (a series too long for every level is read whole)."""
+    candidates = [_read_ends(infos)]
+    by_level: dict[int | None, list[SeriesInfo]] = {}
+    for info in infos:
+        level = pick_level(info.last_step - info.first_step + 1, max_points)
+        by_level.setdefault(level, []).append(info)
+    for level, group in by_level.items():
+        ids = [i.series_id for i in group]
+        if level is None:
+            candidates += list(_read_full(ids).values())
+            continue
+        width = ROLLUP_WIDTHS[level]
+        lo = min(i.first_step for i in group) // width
+        hi = max(i.last_step for i in group) // width
+        candidates.append(_read_rollups(ids, level, lo, hi).points())
+    per_series = _split(Points.concat(candidates).unique_by_step(), [i.series_id for i in infos])
     out = {}
     for info in infos:
-        rows = full[info.series_id]
-        steps, values, _ = _columns(rows)
-        keep = downsample_indices(steps, values, max_points, may_hold_nan=info.nan_count > 0)
-        out[info.series_id] = [rows[i] for i in keep]
+        points = per_series[info.series_id]
+        keep = downsample_indices(points.steps, points.values, max_points,
+                                  may_hold_nan=info.nan_count > 0)
+        out[info.series_id] = points.take(keep)
     return out
-
-
-_READ_DOWNSAMPLED = {
-    "postgresql": _read_downsampled_postgresql,
-    "sqlite": _read_downsampled_in_python,
-}
 
 
 def read_series(infos: list[SeriesInfo], max_points: int) -> dict[int, SeriesColumns]:
     """Each series, whole when it has at most `max_points` points, else downsampled."""
     small = [i.series_id for i in infos if i.count <= max_points]
     large = [i for i in infos if i.count > max_points]
-    rows = _read_full(small)
+    points = _read_full(small)
     if large:
-        rows.update(_READ_DOWNSAMPLED[connection.vendor](large, max_points))
-    out = {}
-    for info in infos:
-        steps, values, times = _columns(rows[info.series_id])
-        out[info.series_id] = SeriesColumns(
-            steps, values, times, total=info.count, downsampled=info.count > max_points
+        points.update(_read_downsampled(large, max_points))
+    return {
+        info.series_id: SeriesColumns(
+            points[info.series_id].steps, points[info.series_id].values,
+            points[info.series_id].times, total=info.count, downsampled=info.count > max_points,
         )
-    return out
+        for info in infos
+    }

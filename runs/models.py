@@ -90,3 +90,24 @@ class MetricPoint(models.Model):
     value = models.FloatField(null=True, help_text="NULL means NaN.")
     recorded_at = models.DateTimeField()
 
+
+
+class MetricRollup(models.Model):
+    """The extreme points of one aligned bucket of a series at one width (`runs.rollups`).
+
+    Derived from MetricPoint by `runs.metric_store` on every ingest; rebuilt from the points
+    by `python manage.py rebuild_rollups`. A NULL step means the bucket has no such point.
+    """
+
+    pk = models.CompositePrimaryKey("series", "level", "bucket")
+    series = models.ForeignKey(MetricSeries, on_delete=models.CASCADE, db_constraint=False)
+    level = models.SmallIntegerField(help_text="Index into runs.rollups.ROLLUP_WIDTHS.")
+    bucket = models.BigIntegerField(help_text="Steps [bucket*width, (bucket+1)*width).")
+    min_step = models.BigIntegerField(null=True)
+    min_value = models.FloatField(null=True)
+    min_time = models.FloatField(null=True, help_text="Epoch seconds.")
+    max_step = models.BigIntegerField(null=True)
+    max_value = models.FloatField(null=True)
+    max_time = models.FloatField(null=True)
+    nan_step = models.BigIntegerField(null=True)
+    nan_time = models.FloatField(null=True)

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
@@ -168,10 +169,11 @@ def do_ingest_metrics(run_id: int, payload: object) -> IngestResult:
             key=lambda write: write.series_id,
         )
         inserted = metric_store.upsert_points(writes, recorded_at)
+        metric_store.update_rollups(writes, inserted, recorded_at)
         metric_store.update_series_summaries(writes, inserted)
         queued = Q(status=RunStatus.QUEUED)
         Run.objects.filter(pk=run_id).update(
-            last_step=Greatest(Coalesce("last_step", Value(-1)), Value(max(batch.steps))),
+            last_step=Greatest(Coalesce("last_step", Value(-1)), Value(batch.max_step)),
             last_metric_at=recorded_at,
             updated_at=recorded_at,
             status=Case(When(queued, then=Value(RunStatus.RUNNING)), default=F("status")),
@@ -195,19 +197,28 @@ def _ensure_series(run_id: int, keys: list[str]) -> dict[str, int]:
     return dict(MetricSeries.objects.filter(run_id=run_id, key__in=keys).values_list("key", "id"))
 
 
+def do_rebuild_rollups(run: Run) -> int:
+    """Recompute the rollups of every series of a run from its stored points (a repair, or
+    after points were written outside `do_ingest_metrics`). Returns the series rebuilt."""
+    series = list(MetricSeries.objects.filter(run=run).exclude(first_step=None))
+    for one in series:
+        with transaction.atomic():
+            metric_store.rebuild_rollups(one.id, one.first_step, one.last_step)
+    return len(series)
+
+
 def live_message(by_key: dict[str, tuple[list[int], list[float]]], recorded_at: float) -> dict:
-    """The websocket payload for a batch (`ParsedBatch.by_key()`): {key: {steps, values, times}}."""
+    """The websocket payload for a batch (`ParsedBatch.by_key()`):
+    {key: {steps, values, time}}, one receipt time for the whole batch."""
     series = {}
     for key, (steps, values) in by_key.items():
         if len(steps) > LIVE_POINTS_PER_KEY:
             keep = downsample_indices(steps, values, LIVE_POINTS_PER_KEY)
             steps = [steps[i] for i in keep]
             values = [values[i] for i in keep]
-        series[key] = {
-            "steps": steps,
-            "values": [encode_value(v) for v in values],
-            "times": [round(recorded_at, 3)] * len(steps),
-        }
+        if not all(map(math.isfinite, values)):
+            values = [encode_value(v) for v in values]
+        series[key] = {"steps": steps, "values": values, "time": round(recorded_at, 3)}
     return {"type": "metrics", "series": series}
 
 

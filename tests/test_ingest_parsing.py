@@ -42,7 +42,8 @@ def test_it_rejects_a_point_that_is_not_an_object():
 
 def test_it_accepts_an_integral_float_step():
     batch = parse_batch({"points": [{"step": 12.0, "key": "k", "value": 1}]}, max_points=10)
-    assert batch.steps == [12] and isinstance(batch.steps[0], int)
+    steps, _ = batch.by_key()["k"]
+    assert steps == [12] and isinstance(steps[0], int)
 
 
 def test_it_rejects_a_step_javascript_cannot_represent():
@@ -55,6 +56,14 @@ def test_it_rejects_a_key_with_a_control_character():
     with pytest.raises(BatchError) as error:
         parse_batch({"points": [{"step": 1, "key": "a\nb", "value": 1}]}, max_points=10)
     assert error.value.field_name == "key"
+
+
+def test_a_repeated_point_keeps_its_last_value():
+    batch = parse_batch(
+        {"points": [{"step": 2, "key": "k", "value": 1}, {"step": 2, "key": "k", "value": 5}]},
+        max_points=10,
+    )
+    assert batch.by_key() == {"k": ([2], [5.0])} and len(batch) == 1
 
 
 def test_by_key_groups_and_sorts_steps():

@@ -53,7 +53,9 @@ const codeoptCharts = (() => {
   function mergeSeries(runId, key, incoming) {
     const byKey = state.data[runId] || (state.data[runId] = {});
     const s = byKey[key] || (byKey[key] = { steps: [], values: [], times: [] });
-    const steps = incoming.steps, values = incoming.values.map(toNumber), times = incoming.times;
+    const steps = incoming.steps, values = incoming.values.map(toNumber);
+    // Live messages carry one receipt time per batch; API reads carry one per point.
+    const times = incoming.times || steps.map(() => incoming.time);
     const last = s.steps.length ? s.steps[s.steps.length - 1] : -1;
     if (steps.length && steps[0] > last) {
       for (let i = 0; i < steps.length; i++) { s.steps.push(steps[i]); s.values.push(values[i]); s.times.push(times[i]); }
