@@ -117,3 +117,26 @@ def test_a_socket_without_a_session_is_closed(asgi_server, alice_run):
     with pytest.raises(websockets.ConnectionClosed) as closed:
         asyncio.run(scenario())
     assert closed.value.rcvd.code == 4404
+
+
+async def test_more_viewers_do_not_add_database_queries(alice, alice_run):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    async def queries_with(viewer_count: int, step: int) -> int:
+        viewers = [communicator(alice, alice_run.pk) for _ in range(viewer_count)]
+        for viewer in viewers:
+            await viewer.connect()
+
+        def ingest_and_count() -> int:
+            with CaptureQueriesContext(connection) as captured:
+                services.do_ingest_metrics(alice_run.pk, {"points": [{"step": step, "key": "k", "value": 1}]})
+            return len(captured.captured_queries)
+
+        count = await sync_to_async(ingest_and_count)()
+        for viewer in viewers:
+            assert json.loads(await viewer.receive_from(timeout=2))["series"]["k"]["steps"] == [step]
+            await viewer.disconnect()
+        return count
+
+    assert await queries_with(1, 1) == await queries_with(20, 2)
