@@ -27,8 +27,12 @@ BENCH_DB = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5
 def bench_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("SECRET_KEY", "benchmark-only")
-    env.update(DATABASE_URL=BENCH_DB, CODEOPT_VAR_DIR=str(ROOT / "var" / "bench"), DEBUG="0",
-               DJANGO_SETTINGS_MODULE="codeopt_site.settings")
+    env.update(
+        DATABASE_URL=BENCH_DB,
+        CODEOPT_VAR_DIR=str(ROOT / "var" / "bench"),
+        DEBUG="0",
+        DJANGO_SETTINGS_MODULE="codeopt_site.settings",
+    )
     env.update(extra)
     return env
 
@@ -51,7 +55,9 @@ def recreate_database() -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT, env=bench_env(), check=True,
+        cwd=ROOT,
+        env=bench_env(),
+        check=True,
     )
 
 
@@ -79,9 +85,22 @@ def daphne(**extra: str):
     port = free_port()
     log = open(ROOT / "var" / "bench-daphne.log", "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "--access-log", os.devnull, "codeopt_site.asgi:application"],
-        cwd=ROOT, env=bench_env(**extra), stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "--access-log",
+            os.devnull,
+            "codeopt_site.asgi:application",
+        ],
+        cwd=ROOT,
+        env=bench_env(**extra),
+        stdout=log,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     try:
@@ -102,10 +121,15 @@ def daphne(**extra: str):
 
 
 def machine() -> str:
-    return f"{platform.node()} {os.cpu_count()} CPUs, {platform.python_implementation()} {platform.python_version()}"
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    return f"{platform.node()} {os.cpu_count()} CPUs, {python}"
 
 
 def report(name: str, figures: dict) -> None:
-    line = {"benchmark": name, "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "machine": machine(), **figures}
+    line = {
+        "benchmark": name,
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        **figures,
+    }
     print(json.dumps(line))

@@ -19,7 +19,9 @@ from _harness import daphne, make_owner, recreate_database, report, setup_django
 KEYS = [f"bench/key_{i:02d}" for i in range(20)]
 
 
-def run_clients(url: str, token: str, run_id: int, batch: int, seconds: float, clients: int) -> dict:
+def run_clients(
+    url: str, token: str, run_id: int, batch: int, seconds: float, clients: int
+) -> dict:
     """Each client sends batches of `batch` points (20 keys x batch/20 steps) until time is up."""
     sent = [0] * clients
     latencies: list[float] = []
@@ -30,12 +32,18 @@ def run_clients(url: str, token: str, run_id: int, batch: int, seconds: float, c
         steps_per_batch = batch // len(KEYS)
         step = index * 10**9  # clients write disjoint steps
         while time.monotonic() < stop_at:
-            points = [{"step": step + s, "key": k, "value": (step + s) * 1e-3}
-                      for s in range(steps_per_batch) for k in KEYS]
+            points = [
+                {"step": step + s, "key": k, "value": (step + s) * 1e-3}
+                for s in range(steps_per_batch)
+                for k in KEYS
+            ]
             body = json.dumps({"points": points}).encode()
             request = urllib.request.Request(
-                f"{url}/api/runs/{run_id}/metrics/", data=body, method="POST",
-                headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
+                f"{url}/api/runs/{run_id}/metrics/",
+                data=body,
+                method="POST",
+                headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+            )
             started = time.monotonic()
             try:
                 with urllib.request.urlopen(request, timeout=60) as response:
@@ -83,8 +91,10 @@ def main() -> None:
             results.append(run_clients(url, token, run.pk, batch, args.seconds, args.clients))
     from runs.models import MetricPoint
 
-    report("ingest_throughput", {"clients": args.clients, "runs": results,
-                                 "stored_points": MetricPoint.objects.count()})
+    report(
+        "ingest_throughput",
+        {"clients": args.clients, "runs": results, "stored_points": MetricPoint.objects.count()},
+    )
 
 
 if __name__ == "__main__":

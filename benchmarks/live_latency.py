@@ -35,8 +35,10 @@ async def measure(
     latencies: list[float] = []
     ws_url = url.replace("http", "ws") + f"/ws/runs/{run_id}/"
     headers = {"Cookie": cookie, "Origin": url}
-    sockets = [await websockets.connect(ws_url, additional_headers=headers, max_size=None)
-               for _ in range(viewers)]
+    sockets = [
+        await websockets.connect(ws_url, additional_headers=headers, max_size=None)
+        for _ in range(viewers)
+    ]
 
     async def viewer(socket) -> int:
         seen = 0
@@ -48,10 +50,15 @@ async def measure(
         return seen
 
     def post(step: int) -> None:
-        body = json.dumps({"points": [{"step": step, "key": k, "value": step * 0.01} for k in KEYS]})
+        body = json.dumps(
+            {"points": [{"step": step, "key": k, "value": step * 0.01} for k in KEYS]}
+        )
         request = urllib.request.Request(
-            f"{url}/api/runs/{run_id}/metrics/", data=body.encode(), method="POST",
-            headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
+            f"{url}/api/runs/{run_id}/metrics/",
+            data=body.encode(),
+            method="POST",
+            headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+        )
         sent_at[step] = time.monotonic()
         with urllib.request.urlopen(request, timeout=30) as response:
             response.read()
@@ -64,7 +71,9 @@ async def measure(
     for socket in sockets:
         await socket.close()
     return {
-        "viewers": viewers, "batches": batches, "messages": received,
+        "viewers": viewers,
+        "batches": batches,
+        "messages": received,
         "p50_ms": round(1000 * statistics.median(latencies)),
         "p95_ms": round(1000 * percentile(latencies, 0.95)),
         "max_ms": round(1000 * max(latencies)),
@@ -92,8 +101,11 @@ def main() -> None:
     layers = (("in_memory", {"REDIS_URL": ""}), ("redis", {"REDIS_URL": args.redis_url}))
     for index, (layer, extra) in enumerate(layers):
         with daphne(**extra) as url:
-            results[layer] = asyncio.run(measure(
-                url, token, cookie, run.pk, args.viewers, args.batches, index * args.batches))
+            results[layer] = asyncio.run(
+                measure(
+                    url, token, cookie, run.pk, args.viewers, args.batches, index * args.batches
+                )
+            )
     report("live_latency", results)
 
 

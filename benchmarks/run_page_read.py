@@ -17,8 +17,15 @@ import urllib.request
 
 from _harness import daphne, make_owner, recreate_database, report, setup_django
 
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def fill(run_id: int, keys: int, steps: int) -> None:
@@ -30,11 +37,13 @@ def fill(run_id: int, keys: int, steps: int) -> None:
     with connection.cursor() as cursor:
         for k in range(keys):
             series = MetricSeries.objects.create(
-                run_id=run_id, key=f"{['rewards', 'groups', 'losses', 'eval'][k % 4]}/metric_{k:02d}"
+                run_id=run_id,
+                key=f"{['rewards', 'groups', 'losses', 'eval'][k % 4]}/metric_{k:02d}",
             )
             cursor.execute(
                 """INSERT INTO runs_metricpoint (series_id, step, value, recorded_at)
-                   SELECT %s, s, sin(s / 500.0) + random() * 0.1 + CASE WHEN s %% 33333 = 7 THEN 50 ELSE 0 END,
+                   SELECT %s, s, sin(s / 500.0) + random() * 0.1
+                                 + CASE WHEN s %% 33333 = 7 THEN 50 ELSE 0 END,
                           now() - (%s - s) * interval '10 ms'
                    FROM generate_series(0, %s - 1) AS s""",
                 [series.id, steps, steps],
@@ -49,8 +58,10 @@ def fill(run_id: int, keys: int, steps: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE runs_metricpoint")
         cursor.execute("VACUUM ANALYZE runs_metricrollup")
-        cursor.execute("UPDATE runs_run SET last_step = %s, status = 'running' WHERE id = %s",
-                       [steps - 1, run_id])
+        cursor.execute(
+            "UPDATE runs_run SET last_step = %s, status = 'running' WHERE id = %s",
+            [steps - 1, run_id],
+        )
 
 
 def time_api(url: str, token: str, run_id: int, repeat: int) -> dict:
@@ -59,13 +70,17 @@ def time_api(url: str, token: str, run_id: int, repeat: int) -> dict:
     for _ in range(repeat):
         request = urllib.request.Request(
             f"{url}/api/runs/{run_id}/metrics/?max_points=2000",
-            headers={"Authorization": f"Token {token}"})
+            headers={"Authorization": f"Token {token}"},
+        )
         started = time.perf_counter()
         with urllib.request.urlopen(request, timeout=60) as response:
             size = len(response.read())
         timings.append(time.perf_counter() - started)
-    return {"api_median_ms": round(1000 * statistics.median(timings)),
-            "api_max_ms": round(1000 * max(timings)), "response_kib": size // 1024}
+    return {
+        "api_median_ms": round(1000 * statistics.median(timings)),
+        "api_max_ms": round(1000 * max(timings)),
+        "response_kib": size // 1024,
+    }
 
 
 def time_browser(url: str, run_id: int) -> dict:
@@ -106,8 +121,10 @@ def main() -> None:
     with daphne() as url:
         figures = time_api(url, token, run.pk, args.repeat)
         figures.update(time_browser(url, run.pk))
-    report("run_page_read", {"keys": args.keys, "steps": args.steps,
-                             "points": args.keys * args.steps, **figures})
+    report(
+        "run_page_read",
+        {"keys": args.keys, "steps": args.steps, "points": args.keys * args.steps, **figures},
+    )
 
 
 if __name__ == "__main__":

@@ -42,7 +42,9 @@ class Run(models.Model):
         blank=True, default="", help_text="The run's configuration, stored verbatim as sent."
     )
     model_name = models.CharField(max_length=200, blank=True, default="")
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="runs")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="runs"
+    )
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="runs")
     tags = models.JSONField(default=list, blank=True)
     notes = models.TextField(blank=True, default="")
@@ -89,7 +91,6 @@ class MetricPoint(models.Model):
     step = models.BigIntegerField()
     value = models.FloatField(null=True, help_text="NULL means NaN.")
     recorded_at = models.DateTimeField()
-
 
 
 class MetricRollup(models.Model):

@@ -51,7 +51,9 @@ class Points:
         """One point per (series, step), the last one given winning, sorted."""
         order = np.lexsort((np.arange(len(self)), self.steps, self.series))
         s, st = self.series[order], self.steps[order]
-        last = np.r_[(s[1:] != s[:-1]) | (st[1:] != st[:-1]), True] if len(st) else np.empty(0, bool)
+        last = (
+            np.r_[(s[1:] != s[:-1]) | (st[1:] != st[:-1]), True] if len(st) else np.empty(0, bool)
+        )
         return self.take(order[last])
 
 
@@ -107,10 +109,16 @@ def bucket_extremes(points: Points, width: int) -> Extremes:
     n = len(group_bucket)
 
     out = Extremes(
-        group_series, group_bucket,
-        np.full(n, -1, np.int64), np.full(n, np.nan), np.full(n, np.nan),
-        np.full(n, -1, np.int64), np.full(n, np.nan), np.full(n, np.nan),
-        np.full(n, -1, np.int64), np.full(n, np.nan),
+        group_series,
+        group_bucket,
+        np.full(n, -1, np.int64),
+        np.full(n, np.nan),
+        np.full(n, np.nan),
+        np.full(n, -1, np.int64),
+        np.full(n, np.nan),
+        np.full(n, np.nan),
+        np.full(n, -1, np.int64),
+        np.full(n, np.nan),
     )
     # Row index of each point: the rank of its (series, bucket) among the groups.
     row = np.empty(len(points), np.int64)

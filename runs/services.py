@@ -9,6 +9,7 @@ import json
 import math
 from dataclasses import dataclass
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -65,7 +66,9 @@ def check_team_for_new_run(user, team_name: str | None) -> Team:
         return team
     mine = list(teams[:2])
     if len(mine) != 1:
-        raise ValueError("team: name the team, you belong to " + ("none" if not mine else "several"))
+        raise ValueError(
+            "team: name the team, you belong to " + ("none" if not mine else "several")
+        )
     return mine[0]
 
 
@@ -160,10 +163,10 @@ def do_ingest_metrics(run_id: int, payload: object) -> IngestResult:
     with transaction.atomic():
         if not Run.objects.filter(pk=run_id).exists():
             raise Run.DoesNotExist(f"run {run_id}")
-        series_ids = _ensure_series(run_id, list(by_key))
+        series = _ensure_series(run_id, list(by_key))
         writes = sorted(
             (
-                metric_store.SeriesWrite(series_ids[key], steps, values)
+                metric_store.SeriesWrite(series[key][0], steps, values, series[key][1])
                 for key, (steps, values) in by_key.items()
             ),
             key=lambda write: write.series_id,
@@ -190,11 +193,13 @@ def do_ingest_metrics(run_id: int, payload: object) -> IngestResult:
     )
 
 
-def _ensure_series(run_id: int, keys: list[str]) -> dict[str, int]:
+def _ensure_series(run_id: int, keys: list[str]) -> dict[str, tuple[int, int | None]]:
+    """{key: (series id, last stored step)}, creating the series that do not exist yet."""
     MetricSeries.objects.bulk_create(
         [MetricSeries(run_id=run_id, key=key) for key in keys], ignore_conflicts=True
     )
-    return dict(MetricSeries.objects.filter(run_id=run_id, key__in=keys).values_list("key", "id"))
+    rows = MetricSeries.objects.filter(run_id=run_id, key__in=keys)
+    return {key: (sid, last) for key, sid, last in rows.values_list("key", "id", "last_step")}
 
 
 def do_rebuild_rollups(run: Run) -> int:
@@ -228,7 +233,10 @@ def read_metrics(run: Run, keys: list[str] | None, max_points: int) -> dict:
     if keys:
         series = series.filter(key__in=keys)
     infos = {
-        s.id: (s.key, metric_store.SeriesInfo(s.id, s.count, s.first_step, s.last_step, s.nan_count))
+        s.id: (
+            s.key,
+            metric_store.SeriesInfo(s.id, s.count, s.first_step, s.last_step, s.nan_count),
+        )
         for s in series.only("id", "key", "count", "first_step", "last_step", "nan_count")
     }
     columns = metric_store.read_series([info for _, info in infos.values()], max_points)
@@ -263,7 +271,7 @@ def _group_send(run_id: int, payload: dict) -> None:
     """Encode once, relay to every viewer of the run (`runs.consumers`)."""
     layer = get_channel_layer()
     if layer is not None:
-        message = {"type": "live.message", "text": json.dumps(payload)}
+        message = {"type": "live.message", "text": orjson.dumps(payload).decode()}
         async_to_sync(layer.group_send)(run_group(run_id), message)
 
 

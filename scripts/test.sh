@@ -9,6 +9,7 @@ unset DEBUG DATABASE_URL REDIS_URL CELERY_BROKER_URL
 want_services="${CODEOPT_TEST_SERVICES:-0}"
 [[ "${CI:-}" == "true" ]] && want_services=1
 
+$PY -m ruff check .
 echo "== pass 1: embedded defaults (SQLite, filesystem broker, in-process channel layer)"
 CODEOPT_TEST_SERVICES=0 CODEOPT_VAR_DIR="$PWD/var/test-embedded" $PY -m pytest "$@"
 

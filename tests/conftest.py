@@ -167,7 +167,11 @@ class Process:
         self.log_path = log
         self.log = log.open("w")
         self.proc = subprocess.Popen(
-            argv, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            argv,
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
 
@@ -197,9 +201,18 @@ def asgi_server(django_db_setup, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock():
         env = subprocess_env()
     proc = Process(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "codeopt_site.asgi:application"],
-        env, log,
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "codeopt_site.asgi:application",
+        ],
+        env,
+        log,
     )
 
     def up():
@@ -224,10 +237,27 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
         env = subprocess_env()
     hostname = f"test-{os.getpid()}@%h"
     proc = Process(
-        [sys.executable, "-m", "celery", "-A", "codeopt_site", "worker", "-l", "info",
-         "--pool", "threads", "--concurrency", "2", "-Q", "default", "-n", hostname,
-         "--purge"],
-        env, log,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "codeopt_site",
+            "worker",
+            "-l",
+            "info",
+            "--pool",
+            "threads",
+            "--concurrency",
+            "2",
+            "-Q",
+            "default",
+            "-n",
+            hostname,
+            "--purge",
+        ],
+        env,
+        log,
     )
     wait_until(lambda: "ready." in proc.output() or not proc.alive(), 90, "the worker to start")
     if not proc.alive():

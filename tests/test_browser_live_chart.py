@@ -12,23 +12,38 @@ from rest_framework.authtoken.models import Token
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CHROMIUM_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 
 def post(server: str, token: str, run_id: int, points: list[dict]) -> None:
     request = urllib.request.Request(
-        f"{server}/api/runs/{run_id}/metrics/", data=json.dumps({"points": points}).encode(),
-        method="POST", headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+        f"{server}/api/runs/{run_id}/metrics/",
+        data=json.dumps({"points": points}).encode(),
+        method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 200
 
 
-def test_the_run_page_chart_grows_live_as_points_arrive(asgi_server, chromium_path, alice, alice_run):
+def test_the_run_page_chart_grows_live_as_points_arrive(
+    asgi_server, chromium_path, alice, alice_run
+):
     token = Token.objects.create(user=alice).key
-    post(asgi_server, token, alice_run.pk, [{"step": s, "key": "rewards/mean", "value": s / 10} for s in range(5)])
+    post(
+        asgi_server,
+        token,
+        alice_run.pk,
+        [{"step": s, "key": "rewards/mean", "value": s / 10} for s in range(5)],
+    )
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
@@ -39,16 +54,23 @@ def test_the_run_page_chart_grows_live_as_points_arrive(asgi_server, chromium_pa
         page.click("button[type=submit]")
         chart = page.locator('.chart[data-key="rewards/mean"]')
         chart.wait_for(timeout=15_000)
-        page.wait_for_function("document.querySelector('#live-state').textContent === 'live'", timeout=10_000)
+        page.wait_for_function(
+            "document.querySelector('#live-state').textContent === 'live'", timeout=10_000
+        )
         assert chart.get_attribute("data-points") == "5"
         assert page.locator(".chart[data-key='rewards/mean'] .main-svg").count() >= 1
         assert "rewards" in page.locator("section[data-prefix=rewards] h2").inner_text()
 
-        post(asgi_server, token, alice_run.pk, [
-            {"step": 5, "key": "rewards/mean", "value": 0.9},
-            {"step": 6, "key": "rewards/mean", "value": "NaN"},
-            {"step": 6, "key": "losses/policy", "value": 0.1},
-        ])
+        post(
+            asgi_server,
+            token,
+            alice_run.pk,
+            [
+                {"step": 5, "key": "rewards/mean", "value": 0.9},
+                {"step": 6, "key": "rewards/mean", "value": "NaN"},
+                {"step": 6, "key": "losses/policy", "value": 0.1},
+            ],
+        )
         page.wait_for_function(
             "document.querySelector('.chart[data-key=\"rewards/mean\"]').dataset.points === '7'",
             timeout=1_000 + 4_000,  # live latency target is 1 s; headroom for a loaded CI box

@@ -19,7 +19,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def stored_steps(run_id: int, key: str) -> list[int]:
     return sorted(
-        MetricPoint.objects.filter(series__run_id=run_id, series__key=key).values_list("step", flat=True)
+        MetricPoint.objects.filter(series__run_id=run_id, series__key=key).values_list(
+            "step", flat=True
+        )
     )
 
 
@@ -40,7 +42,9 @@ def test_points_logged_through_the_client_reach_the_server(asgi_server, alice, a
     token = Token.objects.create(user=alice).key
     client = MetricsClient(asgi_server, token, alice_run.pk, batch_size=7, spool_dir=tmp_path)
     for step in range(20):
-        client.log(step, {"rewards/mean": step / 20, "losses/policy": math.nan if step == 3 else 0.1})
+        client.log(
+            step, {"rewards/mean": step / 20, "losses/policy": math.nan if step == 3 else 0.1}
+        )
     assert client.flush(timeout=30)
     client.close()
     assert stored_steps(alice_run.pk, "rewards/mean") == list(range(20))
@@ -49,13 +53,16 @@ def test_points_logged_through_the_client_reach_the_server(asgi_server, alice, a
     assert client.sent_points == 40 and client.spooled_points == 0
 
 
-def test_the_spool_keeps_every_point_through_a_server_outage(alice, alice_run, tmp_path, tmp_path_factory):
+def test_the_spool_keeps_every_point_through_a_server_outage(
+    alice, alice_run, tmp_path, tmp_path_factory
+):
     """Server down: points go to the spool. Server up: the spool is replayed, nothing lost."""
     token = Token.objects.create(user=alice).key
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    client = MetricsClient(url, token, alice_run.pk, batch_size=10, max_retries=2, backoff=0.01,
-                           spool_dir=tmp_path)
+    client = MetricsClient(
+        url, token, alice_run.pk, batch_size=10, max_retries=2, backoff=0.01, spool_dir=tmp_path
+    )
     for step in range(30):
         client.log(step, {"k": float(step)})
     assert client.flush(timeout=30)
@@ -63,8 +70,18 @@ def test_the_spool_keeps_every_point_through_a_server_outage(alice, alice_run, t
     assert stored_steps(alice_run.pk, "k") == []
 
     server = Process(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "codeopt_site.asgi:application"],
-        subprocess_env(), tmp_path_factory.mktemp("outage") / "daphne.log",
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "codeopt_site.asgi:application",
+        ],
+        subprocess_env(),
+        tmp_path_factory.mktemp("outage") / "daphne.log",
     )
     try:
         wait_until(lambda: _listening(port), 60, "the restarted server")
@@ -81,13 +98,17 @@ def test_a_spool_left_by_an_earlier_process_is_replayed(asgi_server, alice, alic
     token = Token.objects.create(user=alice).key
     client = MetricsClient(asgi_server, token, alice_run.pk, spool_dir=tmp_path)
     spool = client.spool_path
-    spool.write_text('{"run": %d, "points": [{"step": 4, "key": "k", "value": 1.5}]}\n' % alice_run.pk)
+    spool.write_text(
+        json.dumps({"run": alice_run.pk, "points": [{"step": 4, "key": "k", "value": 1.5}]}) + "\n"
+    )
     assert client.replay_spool() == 1
     client.close()
     assert stored_steps(alice_run.pk, "k") == [4] and not spool.exists()
 
 
-def test_a_batch_the_server_rejects_is_kept_aside_not_retried(asgi_server, alice, alice_run, tmp_path):
+def test_a_batch_the_server_rejects_is_kept_aside_not_retried(
+    asgi_server, alice, alice_run, tmp_path
+):
     token = Token.objects.create(user=alice).key
     client = MetricsClient(asgi_server, token, alice_run.pk, spool_dir=tmp_path)
     client.log_point(-1, "k", 1.0)  # a negative step: HTTP 400

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runs import metric_store
 from runs.downsample import downsample_indices
 
 
@@ -67,20 +66,34 @@ def test_the_database_path_keeps_spikes_nan_and_ends_within_the_limit(alice_api,
     values[3333] = 99.0
     values[777] = -99.0
     points = [
-        {"step": int(s), "key": "k", "value": "NaN" if np.isnan(v) else ("Infinity" if np.isinf(v) else float(v))}
+        {
+            "step": int(s),
+            "key": "k",
+            "value": "NaN" if np.isnan(v) else ("Infinity" if np.isinf(v) else float(v)),
+        }
         for s, v in zip(steps, values, strict=True)
     ]
     for start in range(0, 6000, 1000):  # several batches, as a trainer sends them
-        assert alice_api.post(
-            f"/api/runs/{alice_run.pk}/metrics/", {"points": points[start:start + 1000]}, format="json"
-        ).status_code == 200
-    series = alice_api.get(f"/api/runs/{alice_run.pk}/metrics/?max_points=300").json()["series"]["k"]
+        assert (
+            alice_api.post(
+                f"/api/runs/{alice_run.pk}/metrics/",
+                {"points": points[start : start + 1000]},
+                format="json",
+            ).status_code
+            == 200
+        )
+    series = alice_api.get(f"/api/runs/{alice_run.pk}/metrics/?max_points=300").json()["series"][
+        "k"
+    ]
     assert series["downsampled"] and 100 <= len(series["steps"]) <= 300
     stored = dict(zip(steps.tolist(), values.tolist(), strict=True))
     for step, value in zip(series["steps"], series["values"], strict=True):
         expected = stored[step]
-        assert (value == "NaN" and np.isnan(expected)) or value == expected or (
-            value == "Infinity" and expected == np.inf)
+        assert (
+            (value == "NaN" and np.isnan(expected))
+            or value == expected
+            or (value == "Infinity" and expected == np.inf)
+        )
     for must in (steps[0], steps[-1], steps[100], steps[2000], steps[3333], steps[777]):
         assert int(must) in series["steps"]
 
@@ -102,10 +115,12 @@ def test_rebuilding_the_rollups_gives_the_same_chart(alice_api, alice_run):
     from runs import services
 
     rng = np.random.default_rng(2)
-    points = [{"step": s, "key": "k", "value": float(v)} for s, v in enumerate(rng.normal(size=4000))]
+    points = [
+        {"step": s, "key": "k", "value": float(v)} for s, v in enumerate(rng.normal(size=4000))
+    ]
     url = f"/api/runs/{alice_run.pk}/metrics/"
     for start in range(0, 4000, 500):
-        alice_api.post(url, {"points": points[start:start + 500]}, format="json")
+        alice_api.post(url, {"points": points[start : start + 500]}, format="json")
     before = alice_api.get(url + "?max_points=200").json()["series"]["k"]
     assert services.do_rebuild_rollups(alice_run) == 1
     after = alice_api.get(url + "?max_points=200").json()["series"]["k"]

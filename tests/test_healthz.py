@@ -13,7 +13,12 @@ def test_healthz_reports_database_broker_and_channel_layer():
     response = Client().get("/healthz")
     body = response.json()
     assert response.status_code == 200, body
-    assert body["database"] == {"ok": True, "vendor": settings.DATABASES["default"]["ENGINE"].split(".")[-1].replace("sqlite3", "sqlite")}
+    assert body["database"] == {
+        "ok": True,
+        "vendor": settings.DATABASES["default"]["ENGINE"]
+        .split(".")[-1]
+        .replace("sqlite3", "sqlite"),
+    }
     assert body["broker"]["ok"] is True
     assert body["channel_layer"]["ok"] is True
     assert "workers" in body

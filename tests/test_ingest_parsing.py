@@ -11,7 +11,14 @@ from runs.ingest import BatchError, parse_batch, parse_value
 
 @pytest.mark.parametrize(
     ("raw", "expected"),
-    [(1, 1.0), (0.5, 0.5), ("2.5", 2.5), ("Infinity", math.inf), ("-inf", -math.inf), ("+Infinity", math.inf)],
+    [
+        (1, 1.0),
+        (0.5, 0.5),
+        ("2.5", 2.5),
+        ("Infinity", math.inf),
+        ("-inf", -math.inf),
+        ("+Infinity", math.inf),
+    ],
 )
 def test_it_reads_numbers_and_infinity_spellings(raw, expected):
     assert parse_value(raw) == expected

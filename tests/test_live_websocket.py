@@ -12,7 +12,6 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from codeopt_site.asgi import application
 from runs import services
 from runs.consumers import RunLiveConsumer
 
@@ -31,8 +30,12 @@ async def test_a_viewer_receives_points_ingested_after_it_connects(alice, alice_
     for viewer in viewers:
         connected, _ = await viewer.connect()
         assert connected
-    payload = {"points": [{"step": 5, "key": "rewards/mean", "value": 0.25},
-                          {"step": 5, "key": "losses/policy", "value": "NaN"}]}
+    payload = {
+        "points": [
+            {"step": 5, "key": "rewards/mean", "value": 0.25},
+            {"step": 5, "key": "losses/policy", "value": "NaN"},
+        ]
+    }
     await sync_to_async(services.do_ingest_metrics)(alice_run.pk, payload)
     for viewer in viewers:
         message = json.loads(await viewer.receive_from(timeout=2))
@@ -47,7 +50,10 @@ async def test_a_status_change_reaches_the_viewer(alice, alice_run):
     viewer = communicator(alice, alice_run.pk)
     await viewer.connect()
     await sync_to_async(services.do_set_run_status)(alice_run, "failed")
-    assert json.loads(await viewer.receive_from(timeout=2)) == {"type": "status", "status": "failed"}
+    assert json.loads(await viewer.receive_from(timeout=2)) == {
+        "type": "status",
+        "status": "failed",
+    }
     await viewer.disconnect()
 
 
@@ -95,7 +101,9 @@ def test_points_posted_to_the_server_reach_a_browser_socket_within_a_second(
 
             body = json.dumps({"points": [{"step": 1, "key": "rewards/mean", "value": 0.5}]})
             request = urllib.request.Request(
-                f"{asgi_server}/api/runs/{alice_run.pk}/metrics/", data=body.encode(), method="POST",
+                f"{asgi_server}/api/runs/{alice_run.pk}/metrics/",
+                data=body.encode(),
+                method="POST",
                 headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
             )
             started = time.monotonic()
@@ -130,12 +138,16 @@ async def test_more_viewers_do_not_add_database_queries(alice, alice_run):
 
         def ingest_and_count() -> int:
             with CaptureQueriesContext(connection) as captured:
-                services.do_ingest_metrics(alice_run.pk, {"points": [{"step": step, "key": "k", "value": 1}]})
+                services.do_ingest_metrics(
+                    alice_run.pk, {"points": [{"step": step, "key": "k", "value": 1}]}
+                )
             return len(captured.captured_queries)
 
         count = await sync_to_async(ingest_and_count)()
         for viewer in viewers:
-            assert json.loads(await viewer.receive_from(timeout=2))["series"]["k"]["steps"] == [step]
+            assert json.loads(await viewer.receive_from(timeout=2))["series"]["k"]["steps"] == [
+                step
+            ]
             await viewer.disconnect()
         return count
 

@@ -131,7 +131,10 @@ def test_nan_infinity_and_null_are_stored_and_served_as_such(alice_api, alice_ru
 
 
 def test_bare_nan_literals_from_python_json_are_accepted(alice_api, alice_run):
-    body = '{"points": [{"step": 0, "key": "k", "value": NaN}, {"step": 1, "key": "k", "value": Infinity}]}'
+    body = (
+        '{"points": [{"step": 0, "key": "k", "value": NaN},'
+        ' {"step": 1, "key": "k", "value": Infinity}]}'
+    )
     response = alice_api.generic(
         "POST", f"/api/runs/{alice_run.pk}/metrics/", body, content_type="application/json"
     )
@@ -152,7 +155,9 @@ def test_a_long_series_is_downsampled_keeping_its_spike(alice_api, alice_run):
     points[3217]["value"] = 1000.0
     points[4001]["value"] = -50.0
     assert post_points(alice_api, alice_run.pk, points).status_code == 200
-    series = alice_api.get(f"/api/runs/{alice_run.pk}/metrics/?max_points=100").json()["series"]["k"]
+    series = alice_api.get(f"/api/runs/{alice_run.pk}/metrics/?max_points=100").json()["series"][
+        "k"
+    ]
     assert series["downsampled"] is True and series["total"] == 5000
     assert len(series["steps"]) <= 100
     assert 1000.0 in series["values"] and -50.0 in series["values"]

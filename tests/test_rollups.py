@@ -10,19 +10,24 @@ from runs.rollups import ROLLUP_WIDTHS, Points, bucket_extremes, pick_level
 def points(series, steps, values, times=None) -> Points:
     steps = np.asarray(steps, np.int64)
     return Points(
-        np.asarray(series, np.int64), steps, np.asarray(values, np.float64),
+        np.asarray(series, np.int64),
+        steps,
+        np.asarray(values, np.float64),
         np.asarray(times if times is not None else steps * 10.0, np.float64),
     )
 
 
 def test_extremes_of_hand_built_buckets():
     # series 1: bucket 0 holds steps 0-3, bucket 1 holds 4-7 (width 4); series 2: bucket 0
-    p = points([1, 1, 1, 1, 1, 1, 2, 2], [0, 1, 2, 3, 5, 6, 0, 1],
-               [3.0, -1.0, -1.0, np.nan, np.inf, np.nan, 7.0, 7.0])
+    p = points(
+        [1, 1, 1, 1, 1, 1, 2, 2],
+        [0, 1, 2, 3, 5, 6, 0, 1],
+        [3.0, -1.0, -1.0, np.nan, np.inf, np.nan, 7.0, 7.0],
+    )
     e = bucket_extremes(p, 4)
     assert e.series.tolist() == [1, 1, 2] and e.bucket.tolist() == [0, 1, 0]
-    assert e.min_step.tolist() == [1, 5, 0]       # tie at -1.0: earliest step
-    assert e.max_step.tolist() == [0, 5, 1]       # tie at 7.0: latest step
+    assert e.min_step.tolist() == [1, 5, 0]  # tie at -1.0: earliest step
+    assert e.max_step.tolist() == [0, 5, 1]  # tie at 7.0: latest step
     assert e.max_value.tolist() == [3.0, np.inf, 7.0]
     assert e.nan_step.tolist() == [3, 6, -1]
     assert e.nan_time.tolist()[:2] == [30.0, 60.0]
@@ -42,7 +47,9 @@ def test_extremes_kept_incrementally_equal_extremes_of_the_whole():
             merged = bucket_extremes(Points.concat(parts), width)
             if kept is not None:  # untouched buckets stay as they were
                 untouched = ~np.isin(kept.bucket, merged.bucket)
-                merged = bucket_extremes(Points.concat([kept.select(untouched).points(), merged.points()]), width)
+                merged = bucket_extremes(
+                    Points.concat([kept.select(untouched).points(), merged.points()]), width
+                )
             kept = merged
         expected = bucket_extremes(whole, width)
         for name in ("bucket", "min_step", "max_step", "nan_step"):
@@ -62,5 +69,5 @@ def test_a_coarse_level_built_from_the_finer_one_matches_the_raw_points():
 
 def test_pick_level_takes_the_finest_level_within_the_budget():
     assert pick_level(1_000, 2_000) == 0
-    assert pick_level(100_000, 2_000) == 1      # 100000 / 128 = 781 buckets
+    assert pick_level(100_000, 2_000) == 1  # 100000 / 128 = 781 buckets
     assert pick_level(10**12, 2_000) is None

@@ -12,7 +12,11 @@ from tests.conftest import ROOT
 
 
 def start(**env: str) -> subprocess.CompletedProcess:
-    full = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"}}
+    full = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"}
+    }
     full.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", "check"], cwd=ROOT, env=full, capture_output=True, text=True

@@ -14,7 +14,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_an_outsider_gets_404_for_another_teams_run_in_the_api(bob_api, alice_run):
     assert bob_api.get(f"/api/runs/{alice_run.pk}/").status_code == 404
     assert bob_api.get(f"/api/runs/{alice_run.pk}/metrics/").status_code == 404
-    assert bob_api.patch(f"/api/runs/{alice_run.pk}/", {"notes": "x"}, format="json").status_code == 404
+    assert (
+        bob_api.patch(f"/api/runs/{alice_run.pk}/", {"notes": "x"}, format="json").status_code
+        == 404
+    )
 
 
 def test_an_outsider_cannot_write_metrics_to_another_teams_run(bob_api, alice_run):
@@ -59,7 +62,8 @@ def test_writes_need_a_login_or_a_token(alice_run):
     anonymous = APIClient()
     assert anonymous.post("/api/runs/", {"name": "x"}, format="json").status_code in (401, 403)
     response = anonymous.post(
-        f"/api/runs/{alice_run.pk}/metrics/", {"points": [{"step": 1, "key": "k", "value": 1}]},
+        f"/api/runs/{alice_run.pk}/metrics/",
+        {"points": [{"step": 1, "key": "k", "value": 1}]},
         format="json",
     )
     assert response.status_code in (401, 403)
@@ -70,7 +74,8 @@ def test_a_session_write_without_a_csrf_token_is_refused(alice, alice_run):
     browser = APIClient(enforce_csrf_checks=True)
     browser.force_login(alice)
     response = browser.post(
-        f"/api/runs/{alice_run.pk}/metrics/", {"points": [{"step": 1, "key": "k", "value": 1}]},
+        f"/api/runs/{alice_run.pk}/metrics/",
+        {"points": [{"step": 1, "key": "k", "value": 1}]},
         format="json",
     )
     assert response.status_code == 403 and "CSRF" in response.json()["detail"]

@@ -48,7 +48,11 @@ def check_workers() -> dict:
     since = timezone.now() - WORKER_SEEN_WITHIN
     seen = WorkerHeartbeat.objects.filter(last_seen__gte=since).order_by("hostname")
     workers = [
-        {"hostname": w.hostname, "queues": w.queues.split(","), "last_seen": w.last_seen.isoformat()}
+        {
+            "hostname": w.hostname,
+            "queues": w.queues.split(","),
+            "last_seen": w.last_seen.isoformat(),
+        }
         for w in seen
     ]
     return {"ok": bool(workers), "seen": workers}

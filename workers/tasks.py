@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from workers import heartbeat  # noqa: F401  (connects the worker signals)
-from workers import services
+from workers import (
+    heartbeat,  # noqa: F401  (connects the worker signals)
+    services,
+)
 
 
 @shared_task(name="workers.replay_synthetic_run")

@@ -17,7 +17,9 @@ class Command(BaseCommand):
     help = "Create the demo user (demo / demo-password), its team and its API token."
 
     def add_arguments(self, parser):
-        parser.add_argument("--url", default="http://127.0.0.1:8000", help="Where the server listens.")
+        parser.add_argument(
+            "--url", default="http://127.0.0.1:8000", help="Where the server listens."
+        )
 
     def handle(self, *args, url: str, **options):
         user, created = get_user_model().objects.get_or_create(username=DEMO_USER)
