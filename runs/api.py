@@ -44,23 +44,6 @@ class RunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Run
-        fields = [
-            "id",
-            "name",
-            "status",
-            "config",
-            "model_name",
-            "owner",
-            "team",
-            "tags",
-            "notes",
-            "created_at",
-            "updated_at",
-            "started_at",
-            "finished_at",
-            "last_step",
-            "last_metric_at",
-        ]
         read_only_fields = [
             "created_at",
             "updated_at",
@@ -68,6 +51,10 @@ class RunSerializer(serializers.ModelSerializer):
             "finished_at",
             "last_step",
             "last_metric_at",
+        ]
+        fields = [
+            *["id", "name", "status", "config", "model_name", "owner", "team", "tags", "notes"],
+            *read_only_fields,
         ]
 
     def validate_team(self, value: str) -> str:

@@ -256,7 +256,8 @@ def _read_rollup_levels(series_ids: list[int], lo_step: int, hi_step: int) -> di
     return {level: _extremes_from_rows(group) for level, group in by_level.items()}
 
 
-def _rollup_rows(level: int, extremes: Extremes) -> list[tuple]:
+def _rollup_columns(level: int, extremes: Extremes) -> list[list]:
+    """The columns of `_ROLLUP_NAMES` for these rows, None for a missing point."""
     def optional(steps: np.ndarray, other: np.ndarray) -> list:
         return [
             None if s < 0 or v != v else v
@@ -279,14 +280,14 @@ def _rollup_rows(level: int, extremes: Extremes) -> list[tuple]:
         step_or_none(extremes.nan_step),
         optional(extremes.nan_step, extremes.nan_time),
     ]
-    return list(zip(*columns, strict=True))
+    return columns
 
 
 _ROLLUP_NAMES = ("series_id", "level", "bucket", *_ROLLUP_COLUMNS)
 _ROLLUP_UPDATE = ", ".join(f"{name} = excluded.{name}" for name in _ROLLUP_COLUMNS)
 
 
-def _write_rollups_postgresql(rows: list[tuple]) -> None:
+def _write_rollups_postgresql(columns: list[list]) -> None:
     types = (
         "bigint",
         "smallint",
@@ -300,7 +301,6 @@ def _write_rollups_postgresql(rows: list[tuple]) -> None:
         "bigint",
         "float8",
     )
-    columns = list(zip(*rows, strict=True))
     arrays = [_pg_array("NULL" if v is None else repr(v) for v in column) for column in columns]
     select = ", ".join(f"%s::{t}[]" for t in types)
     with connection.cursor() as cursor:
@@ -311,7 +311,8 @@ def _write_rollups_postgresql(rows: list[tuple]) -> None:
         )
 
 
-def _write_rollups_sqlite(rows: list[tuple]) -> None:
+def _write_rollups_sqlite(columns: list[list]) -> None:
+    rows = list(zip(*columns, strict=True))
     with connection.cursor() as cursor:
         cursor.executemany(
             f"INSERT INTO {ROLLUPS} ({', '.join(_ROLLUP_NAMES)}) "
@@ -324,9 +325,10 @@ def _write_rollups_sqlite(rows: list[tuple]) -> None:
 _WRITE_ROLLUPS = {"postgresql": _write_rollups_postgresql, "sqlite": _write_rollups_sqlite}
 
 
-def _write_rollups(rows: list[tuple]) -> None:
-    if rows:
-        _WRITE_ROLLUPS[connection.vendor](rows)
+def _write_rollups(columns: list[list]) -> None:
+    """Upsert rollup rows given as the columns of `_ROLLUP_NAMES`."""
+    if columns[0]:
+        _WRITE_ROLLUPS[connection.vendor](columns)
 
 
 def update_rollups(writes: list[SeriesWrite], inserted: dict[int, int], recorded_at: datetime):
@@ -349,24 +351,16 @@ def update_rollups(writes: list[SeriesWrite], inserted: dict[int, int], recorded
         stored = _read_rollup_levels(
             [w.series_id for w in appended], int(batch.steps.min()), int(batch.steps.max())
         )
-        rows: list[tuple] = []
+        columns: list[list] = [[] for _ in _ROLLUP_NAMES]
         for level, width in enumerate(ROLLUP_WIDTHS):
-            candidates = [batch]
+            # Stored rows over the batch's bucket range; a bucket none of a series' points
+            # fall in comes out unchanged.
             old = stored.get(level)
-            if old is not None:
-                touched = set(
-                    zip(batch.series.tolist(), (batch.steps // width).tolist(), strict=True)
-                )
-                keep = np.array(
-                    [
-                        pair in touched
-                        for pair in zip(old.series.tolist(), old.bucket.tolist(), strict=True)
-                    ],
-                    bool,
-                )
-                candidates.insert(0, old.select(keep).points())
-            rows += _rollup_rows(level, bucket_extremes(Points.concat(candidates), width))
-        _write_rollups(rows)
+            candidates = [batch] if old is None else [old.points(), batch]
+            extremes = bucket_extremes(Points.concat(candidates), width)
+            for column, values in zip(columns, _rollup_columns(level, extremes), strict=True):
+                column += values
+        _write_rollups(columns)
     for write in writes:
         if inserted.get(write.series_id, 0) != len(write.steps):
             rebuild_rollups(write.series_id, min(write.steps), max(write.steps))
@@ -388,7 +382,7 @@ def rebuild_rollups(series_id: int, first_step: int, last_step: int) -> None:
                 "AND bucket BETWEEN %s AND %s",
                 [series_id, level, lo // width, hi // width],
             )
-        _write_rollups(_rollup_rows(level, bucket_extremes(candidates, width)))
+        _write_rollups(_rollup_columns(level, bucket_extremes(candidates, width)))
 
 
 def _read_points(series_id: int, lo: int, hi: int) -> Points:

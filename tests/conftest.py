@@ -193,38 +193,35 @@ class Process:
         self.log.close()
 
 
-@pytest.fixture(scope="session")
-def asgi_server(django_db_setup, django_db_blocker, tmp_path_factory):
-    """A real daphne serving the test database; yields its base URL."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
-    with django_db_blocker.unblock():
-        env = subprocess_env()
-    proc = Process(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "codeopt_site.asgi:application",
-        ],
-        env,
-        log,
-    )
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+def start_daphne(port: int, env: dict[str, str], log: Path) -> Process:
+    """A real daphne on 127.0.0.1:`port`, returned once it listens."""
+    argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+    proc = Process([*argv, "codeopt_site.asgi:application"], env, log)
 
     def up():
         if not proc.alive():
             raise AssertionError("daphne exited:\n" + proc.output())
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            return False
+        return listening(port)
 
     wait_until(up, 60, "daphne to listen")
+    return proc
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A real daphne serving the test database; yields its base URL."""
+    port = free_port()
+    with django_db_blocker.unblock():
+        env = subprocess_env()
+    proc = start_daphne(port, env, tmp_path_factory.mktemp("daphne") / "daphne.log")
     yield f"http://127.0.0.1:{port}"
     proc.stop()
 

@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 
 from runs.client import MetricsClient
 from runs.models import MetricPoint
-from tests.conftest import ROOT, Process, free_port, subprocess_env, wait_until
+from tests.conftest import ROOT, free_port, start_daphne, subprocess_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,22 +69,9 @@ def test_the_spool_keeps_every_point_through_a_server_outage(
     assert client.spooled_points == 30 and client.spool_path.exists()
     assert stored_steps(alice_run.pk, "k") == []
 
-    server = Process(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "codeopt_site.asgi:application",
-        ],
-        subprocess_env(),
-        tmp_path_factory.mktemp("outage") / "daphne.log",
-    )
+    log = tmp_path_factory.mktemp("outage") / "daphne.log"
+    server = start_daphne(port, subprocess_env(), log)
     try:
-        wait_until(lambda: _listening(port), 60, "the restarted server")
         client.log(30, {"k": 30.0})  # the next send replays the spool first
         assert client.flush(timeout=30)
         client.close()
@@ -118,13 +105,3 @@ def test_a_batch_the_server_rejects_is_kept_aside_not_retried(
     assert json.loads(rejected["error"]) == {"index": 0, "field": "step", "error": "-1 is negative"}
     assert rejected["points"] == [{"step": -1, "key": "k", "value": 1.0}]
     assert not client.spool_path.exists()
-
-
-def _listening(port: int) -> bool:
-    import socket
-
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
