@@ -11,6 +11,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from runs import services
@@ -29,6 +30,13 @@ class BatchJSONParser(JSONParser):
             return orjson.loads(body)
         except orjson.JSONDecodeError:
             return super().parse(io.BytesIO(body), media_type, parser_context)
+
+
+class SeriesJSONRenderer(JSONRenderer):
+    """orjson for chart data: all series of a run are tens of thousands of numbers."""
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return orjson.dumps(data)
 
 
 class RunSerializer(serializers.ModelSerializer):
@@ -152,7 +160,11 @@ class RunViewSet(
         },
     )
     @action(
-        detail=True, methods=["get", "post"], url_path="metrics", parser_classes=[BatchJSONParser]
+        detail=True,
+        methods=["get", "post"],
+        url_path="metrics",
+        parser_classes=[BatchJSONParser],
+        renderer_classes=[SeriesJSONRenderer],
     )
     def metrics(self, request, pk=None):
         if request.method == "POST":

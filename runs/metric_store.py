@@ -258,6 +258,7 @@ def _read_rollup_levels(series_ids: list[int], lo_step: int, hi_step: int) -> di
 
 def _rollup_columns(level: int, extremes: Extremes) -> list[list]:
     """The columns of `_ROLLUP_NAMES` for these rows, None for a missing point."""
+
     def optional(steps: np.ndarray, other: np.ndarray) -> list:
         return [
             None if s < 0 or v != v else v
