@@ -65,6 +65,11 @@ class RunSerializer(serializers.ModelSerializer):
             *read_only_fields,
         ]
 
+    def validate_config(self, value):
+        if self.instance is not None:
+            raise ValidationError("the config of an existing run cannot change (reproducibility)")
+        return value
+
     def validate_team(self, value: str) -> str:
         if self.instance is not None:
             raise ValidationError("a run cannot move to another team")
@@ -80,14 +85,7 @@ class RunSerializer(serializers.ModelSerializer):
         return services.do_create_run(owner=user, team=team, **validated_data)
 
     def update(self, instance: Run, validated_data: dict) -> Run:
-        new_status = validated_data.pop("status", None)
-        for name in ("notes", "tags", "name", "model_name"):
-            if name in validated_data:
-                setattr(instance, name, validated_data[name])
-        instance.save()
-        if new_status and new_status != instance.status:
-            services.do_set_run_status(instance, new_status)
-        return instance
+        return services.do_update_run(instance, **validated_data)
 
 
 class PointSerializer(serializers.Serializer):

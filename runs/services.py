@@ -122,6 +122,24 @@ def do_create_run(
 _ENDED = {RunStatus.FINISHED, RunStatus.FAILED, RunStatus.STOPPED}
 
 
+EDITABLE_FIELDS = ("name", "model_name", "notes", "tags")
+
+
+def do_update_run(run: Run, *, status: str | None = None, **changes) -> Run:
+    """Change a run's descriptive fields and, through `do_set_run_status`, its status."""
+    unknown = set(changes) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise ValueError(f"{', '.join(sorted(unknown))}: cannot be changed")
+    with transaction.atomic():
+        for name, value in changes.items():
+            setattr(run, name, value)
+        if changes:
+            run.save(update_fields=[*changes, "updated_at"])
+        if status and status != run.status:
+            do_set_run_status(run, status)
+    return run
+
+
 def do_set_run_status(run: Run, status: str) -> Run:
     now = timezone.now()
     run.status = status

@@ -48,6 +48,24 @@ def test_a_teammate_sees_and_changes_the_run(make_user, alice_run):
     assert alice_run.status == "stopped" and alice_run.finished_at is not None
 
 
+def test_a_runs_config_and_team_cannot_change_after_creation(alice_api, alice_run):
+    url = f"/api/runs/{alice_run.pk}/"
+    response = alice_api.patch(url, {"config": {"lr": 1}, "notes": "x"}, format="json")
+    assert response.status_code == 400 and "config" in response.json()
+    assert alice_api.patch(url, {"team": "blue"}, format="json").status_code == 400
+    alice_run.refresh_from_db()
+    assert alice_run.notes == "" and alice_run.config == ""
+
+
+def test_notes_and_tags_can_be_edited(alice_api, alice_run):
+    response = alice_api.patch(
+        f"/api/runs/{alice_run.pk}/", {"notes": "lr too high", "tags": ["bad"]}, format="json"
+    )
+    assert response.status_code == 200
+    alice_run.refresh_from_db()
+    assert alice_run.notes == "lr too high" and alice_run.tags == ["bad"]
+
+
 def test_a_token_acts_as_its_user(alice_api, alice):
     response = alice_api.post("/api/runs/", {"name": "via-token"}, format="json")
     assert response.json()["owner"] == "alice"
