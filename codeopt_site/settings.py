@@ -84,7 +84,11 @@ DATABASE_URL = env_url(
     "DATABASE_URL", _default_db, schemes={"sqlite", "postgres", "postgresql", "pgsql"}
 )
 try:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+        )
+    }
 except ValueError as exc:  # dj-database-url raises ValueError on a malformed URL
     raise ConfigError(f"DATABASE_URL={DATABASE_URL!r} cannot be parsed: {exc}") from None
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):

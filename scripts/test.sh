@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 export SECRET_KEY="${SECRET_KEY:-test-only-secret-key}"
+# Connections kept by asgiref's worker threads would outlive the test database otherwise.
+export DB_CONN_MAX_AGE=0
 unset DEBUG DATABASE_URL REDIS_URL CELERY_BROKER_URL
 want_services="${CODEOPT_TEST_SERVICES:-0}"
 [[ "${CI:-}" == "true" ]] && want_services=1

@@ -19,7 +19,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--url", default="http://127.0.0.1:8000", help="The server's base URL.")
-        parser.add_argument("--steps", type=int, default=600, help="Steps to replay.")
+        parser.add_argument(
+            "--steps", type=int, default=2400, help="Steps to replay (20 minutes at 0.5 s)."
+        )
         parser.add_argument("--interval", type=float, default=0.5, help="Seconds between steps.")
 
     def handle(self, *args, url: str, steps: int, interval: float, **options):
