@@ -7,7 +7,7 @@ ifneq ($(wildcard /opt/wheels),)
 export PIP_FIND_LINKS ?= /opt/wheels
 endif
 
-.PHONY: install browser demo test lint bench
+.PHONY: install system-packages demo test lint bench
 
 install: $(VENV)/.installed
 
@@ -16,16 +16,19 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@
 
-# Debian's Chromium for the browser test (Playwright's own download cannot work here).
-browser:
-	@command -v chromium >/dev/null || { \
-	  echo "installing Debian's chromium (browser tests)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+# Debian packages: Chromium for the browser test (Playwright's own download cannot work
+# here), bubblewrap for the execution sandbox, valgrind for instruction counts, g++ for C++.
+SYSTEM_PACKAGES := chromium:chromium bwrap:bubblewrap valgrind:valgrind g++:g++
+system-packages:
+	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
+	  command -v $${pair%%:*} >/dev/null || missing="$$missing $${pair##*:}"; done; \
+	if [ -n "$$missing" ]; then echo "installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
 
-demo: install
+demo: install system-packages
 	PORT=$(PORT) scripts/demo.sh
 
-test: install browser
+test: install system-packages
 	scripts/test.sh
 
 lint: install

@@ -267,5 +267,5 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
 def chromium_path() -> str:
     path = shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(path).exists():
-        raise AssertionError("Debian's chromium is not installed: run `make browser`")
+        raise AssertionError("Debian's chromium is not installed: run `make system-packages`")
     return path

@@ -1,0 +1,183 @@
+"""The execution engine on real programs: verdicts, measurement modes, and hostile programs
+that must be contained (right verdict, nothing left running, the host untouched)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from workers.execution.engine import Case, execute
+from workers.execution.sandbox import NOBODY, Limits
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS = Limits(cpu_seconds=1, wall_seconds=3, memory_mb=256, output_mb=1)
+
+
+@pytest.fixture
+def sum_tests(tmp_path) -> list[Case]:
+    (tmp_path / "1.in").write_text("3\n1 2 3\n")
+    (tmp_path / "1.ans").write_text("6\n")
+    (tmp_path / "2.in").write_text("2\n5 5\n")
+    (tmp_path / "2.ans").write_text("10\n")
+    return [Case(n, tmp_path / f"{n}.in", tmp_path / f"{n}.ans") for n in ("1", "2")]
+
+
+@pytest.fixture
+def one_test(sum_tests) -> list[Case]:
+    return sum_tests[:1]
+
+
+def sandbox_processes() -> list[str]:
+    out = subprocess.run(
+        ["ps", "-u", str(NOBODY), "-o", "pid=,stat=,args="], capture_output=True, text=True
+    ).stdout
+    return [line for line in out.splitlines() if " Z" not in line]  # zombies are dead
+
+
+PY_SUM = "n = int(input())\nprint(sum(map(int, input().split())))\n"
+CPP_SUM = (
+    '#include <cstdio>\nint main(){int n; long long s=0, x; scanf("%d", &n);'
+    'for(int i=0;i<n;i++){scanf("%lld", &x); s+=x;} printf("%lld\\n", s);}\n'
+)
+
+
+@pytest.mark.parametrize(("source", "language"), [(PY_SUM, "python"), (CPP_SUM, "cpp")])
+def test_a_correct_program_is_ok_with_times_and_memory(source, language, sum_tests):
+    report = execute(source, language, sum_tests, limits=LIMITS, repeats=3)
+    assert report.verdict == "OK"
+    for result in report.tests:
+        assert result.verdict == "OK" and len(result.cpu_samples) == 3
+        assert 0 < result.cpu_s < 1 and 0 < result.wall_s < 3 and result.peak_kb > 0
+
+
+def test_a_wrong_answer_says_which_token(one_test):
+    report = execute("print(7)", "python", one_test, limits=LIMITS)
+    assert report.verdict == "WRONG_ANSWER"
+    assert "expected '6', got '7'" in report.tests[0].message
+    assert len(report.tests[0].cpu_samples) == 1  # a failing test is not repeated
+
+
+def test_a_compile_error_carries_the_compilers_message(one_test):
+    report = execute("int main( {", "cpp", one_test, limits=LIMITS)
+    assert report.verdict == "COMPILE_ERROR" and "error" in report.compile_message
+
+
+def test_instruction_counts_are_identical_between_repeats(one_test):
+    first = execute(CPP_SUM, "cpp", one_test, limits=LIMITS, mode="instructions")
+    second = execute(CPP_SUM, "cpp", one_test, limits=LIMITS, mode="instructions")
+    assert first.verdict == "OK" and first.tests[0].instructions > 10_000
+    assert first.tests[0].instructions == second.tests[0].instructions
+
+
+def test_a_runtime_error_reports_the_exit(one_test):
+    report = execute("raise SystemExit(3)", "python", one_test, limits=LIMITS)
+    assert report.verdict == "RUNTIME_ERROR" and report.tests[0].exit_code == 3
+
+
+# --- hostile programs: each contained, with the right verdict, nothing left alive ---------
+
+HOSTILE = {
+    "fork bomb": (
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+        "python",
+        {"TIME_LIMIT", "RUNTIME_ERROR"},
+    ),
+    "memory bomb": ("x = bytearray(2 * 1024 ** 3)\n", "python", {"MEMORY_LIMIT"}),
+    "infinite loop": ("while True:\n    pass\n", "python", {"TIME_LIMIT"}),
+    "sleeping forever": ("import time\ntime.sleep(10 ** 6)\n", "python", {"TIME_LIMIT"}),
+    "infinite output": (
+        "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n",
+        "python",
+        {"OUTPUT_LIMIT"},
+    ),
+    "deep recursion": (
+        "import sys\nsys.setrecursionlimit(10 ** 9)\ndef f(n):\n    return f(n + 1) + 1\nf(0)\n",
+        "python",
+        {"RUNTIME_ERROR", "MEMORY_LIMIT", "TIME_LIMIT"},
+    ),
+    "daemon outliving the run": (
+        "import os, time\nif os.fork() == 0:\n    os.setsid()\n"
+        "    if os.fork() == 0:\n        time.sleep(10 ** 6)\n"
+        "    os._exit(0)\nprint(6)\n",
+        "python",
+        {"OK"},
+    ),
+    "killing its parent": (
+        "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nprint(6)\n",
+        "python",
+        {"RUNTIME_ERROR", "OK"},
+    ),
+    "c++ fork bomb": (
+        "#include <unistd.h>\nint main(){ while(1) fork(); }\n",
+        "cpp",
+        {"TIME_LIMIT", "RUNTIME_ERROR"},
+    ),
+    "c++ infinite loop": (
+        "int main(){ volatile long x = 0; while(1) x++; }\n",
+        "cpp",
+        {"TIME_LIMIT"},
+    ),
+    "compile bomb": (
+        "template<int N> struct F { enum { v = F<N - 1>::v + F<N - 2>::v }; };\n"
+        "int main(){ return F<100000>::v; }\n",
+        "cpp",
+        {"COMPILE_ERROR"},
+    ),
+    "huge source": ("x = 1\n" * 300_000, "python", {"COMPILE_ERROR"}),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_a_hostile_program_is_contained(name, one_test):
+    source, language, verdicts = HOSTILE[name]
+    report = execute(source, language, one_test, limits=LIMITS, repeats=1)
+    assert report.verdict in verdicts, (report.verdict, report.tests[0].message)
+    assert sandbox_processes() == []
+
+
+PROBES = {
+    "reading the project tree": (
+        f"import os\nprint(os.path.exists({str(ROOT)!r}), os.path.exists('/root'))\n"
+    ),
+    "reading the server environment": "import os\nprint(sorted(os.environ))\n",
+    "reading /proc/1/environ": "print(open('/proc/1/environ', 'rb').read())\n",
+    "connecting to PostgreSQL and Redis": (
+        "import socket\nfor port in (5432, 6379):\n    try:\n"
+        "        socket.create_connection(('127.0.0.1', port), timeout=1)\n"
+        "        print('open', port)\n"
+        "    except OSError as e:\n        print('closed', port)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(PROBES))
+def test_a_probe_sees_nothing_of_the_host(name, one_test, monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "do-not-leak-this")
+    report = execute(PROBES[name], "python", one_test, limits=LIMITS, repeats=1)
+    seen = report.tests[0].stdout_excerpt + report.tests[0].stderr_excerpt
+    assert "do-not-leak-this" not in seen and "SECRET_KEY" not in seen
+    assert "DATABASE_URL" not in seen and "True" not in seen and "open" not in seen.split()
+    assert sandbox_processes() == []
+
+
+def test_writing_outside_the_box_fails_and_leaves_the_host_alone(one_test, tmp_path):
+    target = tmp_path / "escaped.txt"
+    source = (
+        "import os\nfor path in ['/usr/escaped.txt', '/etc/escaped.txt', "
+        f"{str(target)!r}, '/box/../escaped.txt']:\n"
+        "    try:\n        open(path, 'w').write('x')\n        print('wrote', path)\n"
+        "    except OSError:\n        print('refused', path)\n"
+    )
+    report = execute(source, "python", one_test, limits=LIMITS, repeats=1)
+    assert "wrote /usr" not in report.tests[0].stdout_excerpt
+    assert not target.exists() and not Path("/usr/escaped.txt").exists()
+    assert not Path("/etc/escaped.txt").exists()
+
+
+def test_the_sandbox_runs_as_nobody(one_test):
+    report = execute(
+        "import os\nprint(os.getuid(), os.getgid())\n", "python", one_test, limits=LIMITS, repeats=1
+    )
+    assert report.tests[0].stdout_excerpt.split() == [str(NOBODY), str(NOBODY)]

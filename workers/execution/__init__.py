@@ -1,0 +1,1 @@
+"""The execution engine: run untrusted programs isolated, check and time them. No Django."""
