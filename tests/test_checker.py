@@ -35,3 +35,22 @@ def test_float_tolerance_absolute_or_relative():
 
 def test_a_tolerance_does_not_make_words_numbers():
     assert not check_output("abc", "abd", CheckerSettings(float_absolute_tolerance=1.0)).ok
+
+
+def test_validator_flags_are_read_as_kattis_does():
+    from workers.execution.checker import parse_validator_flags
+
+    settings = parse_validator_flags("float_tolerance 1e-6 case_sensitive")
+    assert settings.case_sensitive
+    assert settings.float_absolute_tolerance == settings.float_relative_tolerance == 1e-6
+    assert parse_validator_flags("").has_float_tolerance is False
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown flag"):
+        parse_validator_flags("fuzzy")
+
+
+def test_space_change_sensitive_compares_whitespace_runs():
+    strict = CheckerSettings(space_change_sensitive=True)
+    assert check_output("1 2\n", "1 2\n", strict).ok
+    assert not check_output("1 2\n", "1  2\n", strict).ok

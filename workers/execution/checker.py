@@ -9,12 +9,14 @@ exactly. Extra or missing tokens are wrong answers, whitespace layout is not.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class CheckerSettings:
     case_sensitive: bool = False
+    space_change_sensitive: bool = False
     float_absolute_tolerance: float | None = None
     float_relative_tolerance: float | None = None
 
@@ -23,6 +25,31 @@ class CheckerSettings:
         return (
             self.float_absolute_tolerance is not None or self.float_relative_tolerance is not None
         )
+
+
+def parse_validator_flags(flags: str) -> CheckerSettings:
+    """`validator_flags` of problem.yaml for the default validator; ValueError if unknown."""
+    words = flags.split()
+    options: dict = {}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word in ("case_sensitive", "space_change_sensitive"):
+            options[word] = True
+            i += 1
+            continue
+        if word in ("float_tolerance", "float_absolute_tolerance", "float_relative_tolerance"):
+            if i + 1 >= len(words):
+                raise ValueError(f"validator_flags: {word} needs a number")
+            eps = float(words[i + 1])
+            if word in ("float_tolerance", "float_absolute_tolerance"):
+                options["float_absolute_tolerance"] = eps
+            if word in ("float_tolerance", "float_relative_tolerance"):
+                options["float_relative_tolerance"] = eps
+            i += 2
+            continue
+        raise ValueError(f"validator_flags: unknown flag {word!r}")
+    return CheckerSettings(**options)
 
 
 @dataclass(frozen=True)
@@ -51,8 +78,13 @@ def _floats_match(expected: float, got: float, settings: CheckerSettings) -> boo
 def check_output(
     expected: str, got: str, settings: CheckerSettings = CheckerSettings()
 ) -> CheckResult:
-    want = expected.split()
-    have = got.split()
+    if settings.space_change_sensitive:
+        # whitespace runs become tokens of their own and must match exactly
+        want = [t for t in re.split(r"(\s+)", expected) if t]
+        have = [t for t in re.split(r"(\s+)", got) if t]
+    else:
+        want = expected.split()
+        have = got.split()
     for index, (a, b) in enumerate(zip(want, have, strict=False)):  # lengths checked below
         if a == b or (not settings.case_sensitive and a.lower() == b.lower()):
             continue

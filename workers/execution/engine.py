@@ -14,16 +14,18 @@ A program that does not compile gets COMPILE_ERROR for every test, with the comp
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
 import signal
 import statistics
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from workers.execution.checker import CheckerSettings, check_output
-from workers.execution.sandbox import Limits, RunResult, prepare_box, run_sandboxed
+from workers.execution.sandbox import NOBODY, Limits, RunResult, prepare_box, run_sandboxed
 
 VERDICTS = (
     "OK",
@@ -146,8 +148,14 @@ def compile_program(source: str, language: str, build_dir: Path) -> tuple[Path |
     (box / spec.source_name).write_text(source)
     if spec.compile_argv is None:
         return box / spec.artifact, ""
+    return _compile(list(spec.compile_argv), box, build_dir, box / spec.artifact)
+
+
+def _compile(
+    argv: list[str], box: Path, build_dir: Path, artifact: Path
+) -> tuple[Path | None, str]:
     run = run_sandboxed(
-        list(spec.compile_argv),
+        argv,
         box=box,
         limits=COMPILE_LIMITS,
         stdin_path=None,
@@ -155,10 +163,71 @@ def compile_program(source: str, language: str, build_dir: Path) -> tuple[Path |
         stderr_path=build_dir / "compile.err",
     )
     message = _excerpt(build_dir / "compile.err")
-    if run.timed_out_wall or run.exit_code != 0 or not (box / spec.artifact).exists():
+    if run.timed_out_wall or run.exit_code != 0 or not artifact.exists():
         reason = "compiler killed after the time limit" if run.timed_out_wall else ""
         return None, (reason + "\n" + message).strip()
-    return box / spec.artifact, message
+    return artifact, message
+
+
+class ValidatorError(RuntimeError):
+    """The problem's custom output validator failed: the problem is at fault, not the program."""
+
+
+@dataclass(frozen=True)
+class Validator:
+    """A compiled Kattis output validator: `validator input answer feedback_dir [flags] <
+    output`, exit 42 accepted, 43 wrong answer."""
+
+    artifact: Path
+    flags: tuple[str, ...] = ()
+
+
+def compile_validator(sources: list[Path], build_dir: Path) -> Validator:
+    box = prepare_box(build_dir)
+    for source in sources:
+        shutil.copy2(source, box / source.name)
+    for header in {p for s in sources for p in s.parent.glob("*.h")}:
+        shutil.copy2(header, box / header.name)
+    argv = [
+        "/usr/bin/g++",
+        "-O2",
+        "-std=gnu++17",
+        "-o",
+        "/box/validator",
+        *[f"/box/{s.name}" for s in sources],
+    ]
+    artifact, message = _compile(argv, box, build_dir, box / "validator")
+    if artifact is None:
+        raise ValidatorError(f"the output validator does not compile:\n{message}")
+    return Validator(artifact)
+
+
+def _validate(validator: Validator, test: Case, output: Path, work: Path) -> tuple[bool, str]:
+    vwork = work / "validator"
+    vwork.mkdir()
+    box = prepare_box(vwork)
+    shutil.copy2(validator.artifact, box / "validator")
+    (box / "feedback").mkdir()
+    if os.geteuid() == 0:
+        os.chown(box / "feedback", NOBODY, NOBODY)
+    run = run_sandboxed(
+        ["/box/validator", "/data/input", "/data/answer", "/box/feedback/", *validator.flags],
+        box=box,
+        limits=COMPILE_LIMITS,
+        stdin_path=output,
+        stdout_path=vwork / "stdout",
+        stderr_path=vwork / "stderr",
+        read_only=((test.input_path, "/data/input"), (test.answer_path, "/data/answer")),
+    )
+    message_file = box / "feedback" / "judgemessage.txt"
+    message = message_file.read_text(errors="replace")[:500] if message_file.exists() else ""
+    if run.exit_code == 42:
+        return True, ""
+    if run.exit_code == 43:
+        return False, message or "the output validator rejected the output"
+    raise ValidatorError(
+        f"output validator: exit {run.exit_code}, signal {run.signal}: {run.stderr_tail[-300:]}"
+    )
 
 
 def run_once(
@@ -170,6 +239,7 @@ def run_once(
     *,
     mode: str,
     checker: CheckerSettings,
+    validator: Validator | None = None,
 ) -> CaseResult:
     """One execution of a compiled program on one test, in a fresh box."""
     spec = LANGUAGES[language]
@@ -200,7 +270,11 @@ def run_once(
     if mode == "instructions":
         counts = _INSTRUCTIONS.findall(err.read_text(errors="replace"))
         instructions = int(counts[-1].replace(",", "")) if counts else None
-    if verdict == "OK":
+    if verdict == "OK" and validator is not None:
+        accepted, why = _validate(validator, test, out, work)
+        if not accepted:
+            verdict, message = "WRONG_ANSWER", why
+    elif verdict == "OK":
         result = check_output(
             test.answer_path.read_text(errors="replace"), out.read_text(errors="replace"), checker
         )
@@ -224,63 +298,119 @@ def run_once(
     )
 
 
-def execute(
-    source: str,
-    language: str,
+@dataclass(frozen=True)
+class Program:
+    name: str
+    source: str
+    language: str
+
+
+def _check_job(programs: list[Program], mode: str, repeats: int) -> None:
+    for program in programs:
+        if program.language not in LANGUAGES:
+            raise ValueError(f"language: {program.language!r} is not one of {', '.join(LANGUAGES)}")
+    if mode not in MODES:
+        raise ValueError(f"mode: {mode!r} is not one of {', '.join(MODES)}")
+    if repeats < 1:
+        raise ValueError("repeats: must be at least 1")
+
+
+def measure(
+    programs: list[Program],
     tests: list[Case],
     *,
     limits: Limits = DEFAULT_LIMITS,
     mode: str = "cpu",
     repeats: int = 5,
     checker: CheckerSettings = DEFAULT_CHECKER,
+    validator_sources: list[Path] | None = None,
+    validator_flags: tuple[str, ...] = (),
     workdir: Path | None = None,
-) -> ExecutionReport:
-    """Compile once, then run every test `repeats` times (once in `instructions` mode, which
-    is deterministic); a test that fails on its first run is not repeated. Times are medians.
+    on_progress: Callable[[int, int, str], None] | None = None,
+) -> dict[str, ExecutionReport]:
+    """Measure several programs on the same tests, interleaved: for each test, round after
+    round, every program runs once (in a rotated order), so a reference and a candidate see
+    the same machine state. A program's first run on a test decides its verdict; a failed
+    test is not repeated. `instructions` mode runs once (its counts do not vary).
+
+    1. Compile every program (and the custom validator, if any) once.
+    2. For each test, `repeats` rounds over the programs still correct on it.
+    3. Times are the medians of the rounds; the samples are kept for noise statistics.
     """
-    if language not in LANGUAGES:
-        raise ValueError(f"language: {language!r} is not one of {', '.join(LANGUAGES)}")
-    if mode not in MODES:
-        raise ValueError(f"mode: {mode!r} is not one of {', '.join(MODES)}")
-    if repeats < 1:
-        raise ValueError("repeats: must be at least 1")
-    if len(source.encode()) > MAX_SOURCE_BYTES:
-        message = f"source is {len(source.encode())} bytes; at most {MAX_SOURCE_BYTES}"
-        results = [
-            CaseResult(t.name, "COMPILE_ERROR", None, None, 0, message=message) for t in tests
-        ]
-        return ExecutionReport("COMPILE_ERROR", mode, results, compile_message=message)
+    _check_job(programs, mode, repeats)
+    if mode == "instructions":
+        repeats = 1
     root = Path(tempfile.mkdtemp(prefix="codeopt-exec-", dir=workdir))
     root.chmod(0o711)  # the sandbox user passes through to its box, and sees nothing else
     try:
-        artifact, message = compile_program(source, language, root / "build")
-        if artifact is None:
-            results = [
-                CaseResult(t.name, "COMPILE_ERROR", None, None, 0, message=message) for t in tests
-            ]
-            return ExecutionReport("COMPILE_ERROR", mode, results, compile_message=message)
-        results = []
-        for test in tests:
-            first = run_once(
-                artifact, language, test, limits, root / "run", mode=mode, checker=checker
-            )
-            extra = repeats - 1 if (first.verdict == "OK" and mode != "instructions") else 0
-            for _ in range(extra):
-                again = run_once(
-                    artifact, language, test, limits, root / "run", mode=mode, checker=checker
+        validator = None
+        if validator_sources:
+            validator = compile_validator(validator_sources, root / "validator-build")
+            validator = Validator(validator.artifact, tuple(validator_flags))
+        artifacts: dict[str, Path] = {}
+        reports: dict[str, ExecutionReport] = {}
+        for index, program in enumerate(programs):
+            source_bytes = len(program.source.encode())
+            if source_bytes > MAX_SOURCE_BYTES:
+                artifact = None
+                message = f"source is {source_bytes} bytes; at most {MAX_SOURCE_BYTES}"
+            else:
+                artifact, message = compile_program(
+                    program.source, program.language, root / f"build-{index}"
                 )
-                if again.cpu_s is not None:
-                    first.cpu_samples.append(again.cpu_s)
-                first.wall_samples.append(again.wall_s)
-                first.peak_kb = max(first.peak_kb, again.peak_kb)
-            if first.cpu_samples:
-                first.cpu_s = statistics.median(first.cpu_samples)
-            first.wall_s = statistics.median(first.wall_samples)
-            results.append(first)
-        overall = next((r.verdict for r in results if r.verdict != "OK"), "OK")
-        return ExecutionReport(overall, mode, results, compile_message=message)
+            if artifact is None:
+                results = [
+                    CaseResult(t.name, "COMPILE_ERROR", None, None, 0, message=message)
+                    for t in tests
+                ]
+                reports[program.name] = ExecutionReport("COMPILE_ERROR", mode, results, message)
+            else:
+                artifacts[program.name] = artifact
+                reports[program.name] = ExecutionReport("OK", mode, [], message)
+        running = [p for p in programs if p.name in artifacts]
+        for test_index, test in enumerate(tests):
+            if on_progress is not None:
+                on_progress(test_index, len(tests), test.name)
+            results: dict[str, CaseResult] = {}
+            for round_index in range(repeats):
+                shift = round_index % max(1, len(running))
+                for program in running[shift:] + running[:shift]:
+                    previous = results.get(program.name)
+                    if previous is not None and previous.verdict != "OK":
+                        continue
+                    result = run_once(
+                        artifacts[program.name],
+                        program.language,
+                        test,
+                        limits,
+                        root / "run",
+                        mode=mode,
+                        checker=checker,
+                        validator=validator,
+                    )
+                    if previous is None:
+                        results[program.name] = result
+                    else:
+                        previous.cpu_samples += result.cpu_samples
+                        previous.wall_samples += result.wall_samples
+                        previous.peak_kb = max(previous.peak_kb, result.peak_kb)
+            for program in running:
+                result = results[program.name]
+                if result.cpu_samples:
+                    result.cpu_s = statistics.median(result.cpu_samples)
+                result.wall_s = statistics.median(result.wall_samples)
+                reports[program.name].tests.append(result)
+        for program in running:
+            report = reports[program.name]
+            report.verdict = next((r.verdict for r in report.tests if r.verdict != "OK"), "OK")
+        return reports
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def execute(source: str, language: str, tests: list[Case], **options) -> ExecutionReport:
+    """`measure` of a single program (options as there)."""
+    return measure([Program("program", source, language)], tests, **options)["program"]
 
 
 def cost_of(result: CaseResult, mode: str) -> float | None:

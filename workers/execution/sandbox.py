@@ -182,46 +182,33 @@ def run_sandboxed(
     stdin_path: Path | None,
     stdout_path: Path,
     stderr_path: Path,
-    read_only: tuple[Path, ...] = (),
+    read_only: tuple[Path | tuple[Path, str], ...] = (),
     env: dict[str, str] | None = None,
 ) -> RunResult:
     """Run `argv` inside the sandbox with `box` mounted at /box (its working directory).
 
-    `read_only` paths are mounted at the same place, read-only (a compiled binary's folder,
-    a checker). stdout and stderr go to files opened here, so FSIZE caps them too.
+    `read_only` paths are mounted read-only at the same place, or at `dest` for a
+    (path, dest) pair (a test's input for a custom checker). stdout and stderr go to files
+    opened here, so FSIZE caps them too.
     """
     runner = runner_binary()
     _adopt_orphans()
     command = [bwrap_path(), "--unshare-all", "--die-with-parent", "--new-session"]
-    for path in (*READ_ONLY_SYSTEM, *map(str, read_only)):
+    for path in READ_ONLY_SYSTEM:
         if Path(path).exists():
             command += ["--ro-bind", path, path]
+    # fmt: off
     command += [
-        "--ro-bind",
-        str(runner.parent),
-        "/.runner",
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--tmpfs",
-        "/tmp",
-        "--bind",
-        str(box),
-        "/box",
-        "--chdir",
-        "/box",
-        "--clearenv",
-        "--setenv",
-        "PATH",
-        SANDBOX_PATH,
-        "--setenv",
-        "HOME",
-        "/box",
-        "--setenv",
-        "LANG",
-        "C.UTF-8",
+        "--ro-bind", str(runner.parent), "/.runner",
+        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+        "--bind", str(box), "/box", "--chdir", "/box",
+        "--clearenv", "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", "/box",
+        "--setenv", "LANG", "C.UTF-8",
     ]
+    # fmt: on
+    for item in read_only:  # after /tmp and /box, so that those do not hide them
+        source, dest = (item, str(item)) if isinstance(item, Path) else item
+        command += ["--ro-bind", str(source), dest]
     for name, value in (env or {}).items():
         command += ["--setenv", name, value]
 
