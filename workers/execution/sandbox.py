@@ -19,6 +19,7 @@ import ctypes
 import hashlib
 import os
 import resource
+import select
 import shutil
 import signal
 import subprocess
@@ -118,19 +119,25 @@ def _adopt_orphans() -> None:
 
 
 def _reap_orphaned_bwraps() -> None:
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    """Reap zombie bwrap processes among this process's own children (any thread's)."""
+    me = os.getpid()
+    children: list[str] = []
+    for task in Path(f"/proc/{me}/task").iterdir():
         try:
-            stat = (entry / "stat").read_text()
+            children += (task / "children").read_text().split()
+        except OSError:
+            continue
+    for child in children:
+        try:
+            stat = Path(f"/proc/{child}/stat").read_text()
         except OSError:
             continue
         # "pid (comm) state ppid ..."
         comm = stat[stat.index("(") + 1 : stat.rindex(")")]
-        state, ppid = stat[stat.rindex(")") + 2 :].split()[:2]
-        if comm == "bwrap" and state == "Z" and int(ppid) == os.getpid():
+        state = stat[stat.rindex(")") + 2 :].split()[0]
+        if comm == "bwrap" and state == "Z":
             try:
-                os.waitpid(int(entry.name), os.WNOHANG)
+                os.waitpid(int(child), os.WNOHANG)
             except ChildProcessError:
                 pass
 
@@ -228,11 +235,8 @@ def run_sandboxed(
                 env={},
             )
             os.close(report_write)
-            timed_out = False
-            try:
-                proc.wait(timeout=limits.wall_seconds)
-            except subprocess.TimeoutExpired:
-                timed_out = True
+            timed_out = not _wait_exit(proc, limits.wall_seconds)
+            if timed_out:
                 _kill_namespace(proc.pid)
                 try:
                     proc.wait(timeout=5)
@@ -264,6 +268,22 @@ def run_sandboxed(
         stdout_path=stdout_path,
         stderr_tail=_tail(stderr_path),
     )
+
+
+def _wait_exit(proc: subprocess.Popen, seconds: float) -> bool:
+    """Wait up to `seconds` for `proc` to exit, woken by the kernel the moment it does (a
+    pidfd), not by polling; True if it exited. Popen.wait(timeout) polls with sleeps that
+    added up to 15 ms to every run."""
+    pidfd = os.pidfd_open(proc.pid)
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        if not poller.poll(seconds * 1000):
+            return False
+    finally:
+        os.close(pidfd)
+    proc.wait()
+    return True
 
 
 def _kill_namespace(bwrap_pid: int) -> None:
