@@ -26,8 +26,8 @@ from workers.execution.engine import Case, compile_program, run_once  # noqa: E4
 from workers.execution.sandbox import Limits  # noqa: E402
 
 PROGRAMS = {
-    "cpp": "#include <cstdio>\nint main(){long long s=0,x; while(scanf(\"%lld\",&x)==1) s+=x;"
-           " printf(\"%lld\\n\", s);}\n",
+    "cpp": '#include <cstdio>\nint main(){long long s=0,x; while(scanf("%lld",&x)==1) s+=x;'
+    ' printf("%lld\\n", s);}\n',
     "python": "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n",
 }
 
@@ -54,8 +54,15 @@ def main() -> None:
                 subprocess.run(bare_argv, stdin=stdin, stdout=subprocess.DEVNULL, check=True)
             bare.append(time.perf_counter() - started)
             started = time.perf_counter()
-            result = run_once(artifact, language, case, Limits(), work / "run", mode="cpu",
-                              checker=CheckerSettings())
+            result = run_once(
+                artifact,
+                language,
+                case,
+                Limits(),
+                work / "run",
+                mode="cpu",
+                checker=CheckerSettings(),
+            )
             boxed.append(time.perf_counter() - started)
             assert result.verdict == "OK", result.message
         bare_ms, boxed_ms = 1000 * statistics.median(bare), 1000 * statistics.median(boxed)
