@@ -7,6 +7,7 @@ from rest_framework.routers import DefaultRouter
 from codeopt_site.views import healthz
 from runs import views as run_views
 from runs.api import RunViewSet
+from workers import views as worker_views
 
 router = DefaultRouter()
 router.register("runs", RunViewSet, basename="run")
@@ -15,6 +16,8 @@ urlpatterns = [
     path("", run_views.run_list, name="run-list"),
     path("runs/compare/", run_views.run_compare, name="run-compare"),
     path("runs/<int:run_id>/", run_views.run_detail, name="run-detail"),
+    path("timing/", worker_views.timing_page, name="timing"),
+    path("timing/data.json", worker_views.timing_data, name="timing-data"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include(router.urls)),

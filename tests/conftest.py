@@ -248,7 +248,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
             "--concurrency",
             "2",
             "-Q",
-            "default",
+            "default,timing",
             "-n",
             hostname,
             "--purge",
@@ -269,3 +269,39 @@ def chromium_path() -> str:
     if not Path(path).exists():
         raise AssertionError("Debian's chromium is not installed: run `make system-packages`")
     return path
+
+
+# --- a problem package ------------------------------------------------------------------
+
+FAST = "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\nprint(sum(nums))\n"
+SLOW = (
+    "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\ntotal = 0\n"
+    "for i in range(len(nums)):\n    for _ in range(20):\n        total += nums[i]\n"
+    "print(total // 20)\n"
+)
+MEDIUM = (
+    "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\ntotal = 0\n"
+    "for x in nums:\n    total += x\nprint(total)\n"
+)
+
+
+@pytest.fixture
+def sum_package(tmp_path) -> Path:
+    """A problem package: sum the numbers; two accepted references, one fast, one slow."""
+    root = tmp_path / "sum"
+    (root / "data" / "sample").mkdir(parents=True)
+    (root / "data" / "secret").mkdir(parents=True)
+    (root / "problem.yaml").write_text("name: Sum\nvalidation: default\n")
+    (root / ".timelimit").write_text("2\n")
+    (root / "data" / "sample" / "1.in").write_text("2\n1 2\n")
+    (root / "data" / "sample" / "1.ans").write_text("3\n")
+    for i, n in enumerate((200_000, 300_000)):
+        (root / "data" / "secret" / f"{i}.in").write_text(f"{n}\n" + " ".join(["7"] * n) + "\n")
+        (root / "data" / "secret" / f"{i}.ans").write_text(f"{7 * n}\n")
+    accepted = root / "submissions" / "accepted"
+    accepted.mkdir(parents=True)
+    (accepted / "fast.py").write_text(FAST)
+    (accepted / "slow.py").write_text(SLOW)
+    (root / "submissions" / "wrong_answer").mkdir()
+    (root / "submissions" / "wrong_answer" / "off.py").write_text("print(0)\n")
+    return root

@@ -10,42 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import MEDIUM
 from workers.execution.package import PackageError, load_package
 
 ROOT = Path(__file__).resolve().parent.parent
 REALDATA = ROOT.parent / "shared" / "realdata" / "kattis"
-
-FAST = "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\nprint(sum(nums))\n"
-SLOW = (
-    "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\ntotal = 0\n"
-    "for i in range(len(nums)):\n    for _ in range(20):\n        total += nums[i]\n"
-    "print(total // 20)\n"
-)
-MEDIUM = (
-    "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\ntotal = 0\n"
-    "for x in nums:\n    total += x\nprint(total)\n"
-)
-
-
-@pytest.fixture
-def package(tmp_path) -> Path:
-    root = tmp_path / "sum"
-    (root / "data" / "sample").mkdir(parents=True)
-    (root / "data" / "secret").mkdir(parents=True)
-    (root / "problem.yaml").write_text("name: Sum\nvalidation: default\n")
-    (root / ".timelimit").write_text("2\n")
-    (root / "data" / "sample" / "1.in").write_text("2\n1 2\n")
-    (root / "data" / "sample" / "1.ans").write_text("3\n")
-    for i, n in enumerate((200_000, 300_000)):
-        (root / "data" / "secret" / f"{i}.in").write_text(f"{n}\n" + " ".join(["7"] * n) + "\n")
-        (root / "data" / "secret" / f"{i}.ans").write_text(f"{7 * n}\n")
-    accepted = root / "submissions" / "accepted"
-    accepted.mkdir(parents=True)
-    (accepted / "fast.py").write_text(FAST)
-    (accepted / "slow.py").write_text(SLOW)
-    (root / "submissions" / "wrong_answer").mkdir()
-    (root / "submissions" / "wrong_answer" / "off.py").write_text("print(0)\n")
-    return root
 
 
 def run_measure(*args: str) -> subprocess.CompletedProcess:
@@ -58,7 +27,8 @@ def run_measure(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_the_package_reader_finds_tests_limits_and_solutions(package):
+def test_the_package_reader_finds_tests_limits_and_solutions(sum_package):
+    package = sum_package
     problem = load_package(package)
     assert problem.name == "Sum" and problem.time_limit_s == 2.0
     assert [t.name for t in problem.tests] == ["sample/1", "secret/0", "secret/1"]
@@ -69,13 +39,15 @@ def test_the_package_reader_finds_tests_limits_and_solutions(package):
     ]
 
 
-def test_a_package_without_answers_is_refused_naming_the_file(package):
+def test_a_package_without_answers_is_refused_naming_the_file(sum_package):
+    package = sum_package
     (package / "data" / "secret" / "1.ans").unlink()
     with pytest.raises(PackageError, match="1.ans"):
         load_package(package)
 
 
-def test_measure_ranks_a_program_between_the_references(package, tmp_path):
+def test_measure_ranks_a_program_between_the_references(sum_package, tmp_path):
+    package = sum_package
     program = tmp_path / "medium.py"
     program.write_text(MEDIUM)
     result = run_measure(str(program), "--problem-dir", str(package), "--repeats", "3", "--json")
@@ -89,7 +61,8 @@ def test_measure_ranks_a_program_between_the_references(package, tmp_path):
     assert "[3/3]" in result.stderr  # progress
 
 
-def test_measure_reports_a_wrong_program_without_a_percentile(package, tmp_path):
+def test_measure_reports_a_wrong_program_without_a_percentile(sum_package, tmp_path):
+    package = sum_package
     program = tmp_path / "wrong.py"
     program.write_text("print(1)\n")
     body = json.loads(
@@ -98,7 +71,8 @@ def test_measure_reports_a_wrong_program_without_a_percentile(package, tmp_path)
     assert body["verdict"] == "WRONG_ANSWER" and body["speed_percentile"] is None
 
 
-def test_measure_names_the_bad_argument(package, tmp_path):
+def test_measure_names_the_bad_argument(sum_package, tmp_path):
+    package = sum_package
     result = run_measure(str(tmp_path / "missing.py"), "--problem-dir", str(package))
     assert result.returncode != 0 and "program: no file" in result.stderr
     program = tmp_path / "x.rb"

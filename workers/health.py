@@ -28,6 +28,41 @@ def check_broker() -> dict:
     return {"ok": True, "transport": url.split("://", 1)[0]}
 
 
+QUEUES = ("default", "timing")
+
+
+def check_queues() -> dict:
+    """Messages waiting per queue, and each worker's timing throughput over the last hour."""
+    from workers.models import TimingJob
+
+    depth = {}
+    url = settings.CELERY_BROKER_URL
+    with Connection(url, transport_options=settings.CELERY_BROKER_TRANSPORT_OPTIONS) as conn:
+        channel = conn.channel()
+        for name in QUEUES:
+            try:
+                depth[name] = channel.queue_declare(queue=name, passive=True).message_count
+            except Exception:  # a queue nobody declared yet holds nothing
+                depth[name] = 0
+    since = timezone.now() - timedelta(hours=1)
+    per_worker: dict[str, list] = {}
+    for job in TimingJob.objects.filter(finished_at__gte=since, status=TimingJob.Status.DONE):
+        per_worker.setdefault(job.worker, []).append(job)
+    throughput = []
+    for worker, jobs in sorted(per_worker.items()):
+        busy = sum(j.duration_s or 0 for j in jobs)
+        executions = sum((j.result or {}).get("executions", 0) for j in jobs)
+        rate = round(executions / busy, 2) if busy else None
+        throughput.append({"worker": worker, "jobs": len(jobs), "executions_per_s": rate})
+    waiting = TimingJob.objects.filter(status=TimingJob.Status.QUEUED).count()
+    return {
+        "ok": True,
+        "depth": depth,
+        "timing_jobs_waiting": waiting,
+        "timing_workers": throughput,
+    }
+
+
 def check_channel_layer() -> dict:
     layer = get_channel_layer()
 
@@ -63,6 +98,7 @@ CHECKS = {
     "broker": check_broker,
     "channel_layer": check_channel_layer,
     "workers": check_workers,
+    "queues": check_queues,
 }
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+
 from celery import shared_task
 
-from workers import (
-    heartbeat,  # noqa: F401  (connects the worker signals)
-    services,
-)
+from workers import heartbeat, pinning, services  # noqa: F401  (signal handlers)
 
 
 @shared_task(name="workers.replay_synthetic_run")
@@ -18,3 +17,10 @@ def replay_synthetic_run(run_id: int, api_url: str, total_steps: int = 600, inte
 @shared_task(name="workers.ping")
 def ping() -> str:
     return "pong"
+
+
+# Acknowledged after it ends: a worker that dies mid-job hands the message back, and the
+# job restarts clean (services._claim); one that finished is not run twice.
+@shared_task(bind=True, name="workers.run_timing_job", acks_late=True, reject_on_worker_lost=True)
+def run_timing_job(self, job_id: str) -> str:
+    return services.do_run_timing_job(job_id, self.request.hostname or socket.gethostname())

@@ -3,9 +3,14 @@ noise. Plain Python."""
 
 from __future__ import annotations
 
-from workers.execution.engine import CaseResult, ExecutionReport, cost_of
-from workers.execution.noise import repeat_stats
+from collections.abc import Callable
+from pathlib import Path
+
+from workers.execution.engine import CaseResult, ExecutionReport, Program, cost_of, measure
+from workers.execution.noise import rank_jitter, repeat_stats
+from workers.execution.package import load_package
 from workers.execution.ranking import TIMED_OUT, Measured, speed_percentile
+from workers.execution.sandbox import Limits
 
 
 def measured(report: ExecutionReport, *, as_reference: bool) -> dict[str, Measured]:
@@ -43,3 +48,101 @@ def test_row(result: CaseResult) -> dict:
         "cpu_cv": stats.cv if stats else None,
         "message": result.message,
     }
+
+
+def measure_package(
+    package_dir: Path,
+    source: str,
+    language: str,
+    *,
+    mode: str = "cpu",
+    repeats: int = 5,
+    reference_folders: tuple[str, ...] = ("accepted",),
+    on_progress: Callable[[int, int, str], None] | None = None,
+) -> dict:
+    """Measure one program on a problem package beside its reference solutions (interleaved)
+    and return the figures as plain data: what `manage.py measure --json` prints and what a
+    timing job stores. Raises PackageError for a bad package, ValueError for a bad argument.
+    """
+    package = load_package(package_dir)
+    refs = [s for s in package.solutions if s.verdict_dir in reference_folders]
+    programs = [Program("program", source, language)]
+    programs += [Program(s.name, s.path.read_text(), s.language) for s in refs]
+    limits = Limits(cpu_seconds=package.time_limit_s, wall_seconds=3 * package.time_limit_s + 2)
+    reports = measure(
+        programs,
+        package.tests,
+        limits=limits,
+        mode=mode,
+        repeats=repeats,
+        checker=package.checker,
+        validator_sources=package.validator_sources,
+        validator_flags=tuple(package.validator_flags),
+        on_progress=on_progress,
+    )
+    mine = reports["program"]
+    others = [reports[s.name] for s in refs]
+    executions = sum(len(r.wall_samples) for report in reports.values() for r in report.tests)
+    return {
+        "problem": package.name,
+        "mode": mode,
+        "verdict": mine.verdict,
+        "compile_message": mine.compile_message,
+        "tests": [test_row(r) for r in mine.tests],
+        "speed_percentile": program_speed_percentile(mine, others, package.ranked_tests),
+        "ranked_tests": len(package.ranked_tests),
+        "executions": executions,
+        "references": [
+            {
+                "name": s.name,
+                "verdict": reports[s.name].verdict,
+                "speed_percentile": program_speed_percentile(
+                    reports[s.name],
+                    [o for o in others if o is not reports[s.name]],
+                    package.ranked_tests,
+                ),
+            }
+            for s in refs
+        ],
+    }
+
+
+def jitter_package(
+    package_dir: Path,
+    source: str,
+    language: str,
+    *,
+    modes: tuple[str, ...] = ("wall", "cpu", "instructions"),
+    repeats: int = 5,
+    remeasure: int = 5,
+    reference_folders: tuple[str, ...] = ("accepted",),
+    on_progress: Callable[[int, int, str], None] | None = None,
+) -> dict:
+    """Re-measure one program `remeasure` times in each mode, independently (program and
+    references each time), and report the spread of its speed percentile: the rank jitter."""
+    out: dict = {"modes": {}, "executions": 0, "problem": None}
+    steps = len(modes) * remeasure
+    for m, mode in enumerate(modes):
+        percentiles = []
+        cvs = []
+        for r in range(remeasure):
+            if on_progress is not None:
+                on_progress(m * remeasure + r, steps, f"{mode} #{r + 1}")
+            result = measure_package(
+                package_dir,
+                source,
+                language,
+                mode=mode,
+                repeats=repeats,
+                reference_folders=reference_folders,
+            )
+            out["problem"] = result["problem"]
+            out["executions"] += result["executions"]
+            percentiles.append(result["speed_percentile"])
+            cvs += [t["cpu_cv"] for t in result["tests"] if t["cpu_cv"] is not None]
+        out["modes"][mode] = {
+            "percentiles": percentiles,
+            "jitter": rank_jitter(percentiles),
+            "cpu_cvs": cvs,
+        }
+    return out

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from workers.execution.engine import LANGUAGES, MODES, Program, measure
-from workers.execution.package import EXTENSIONS, PackageError, load_package
-from workers.execution.report import program_speed_percentile, test_row
-from workers.execution.sandbox import Limits, SandboxUnavailable
+from workers.execution.engine import LANGUAGES, MODES
+from workers.execution.package import EXTENSIONS, PackageError
+from workers.execution.report import measure_package
+from workers.execution.sandbox import SandboxUnavailable
 
 
 class Command(BaseCommand):
@@ -54,59 +54,27 @@ class Command(BaseCommand):
             raise CommandError(f"language: cannot tell from {program.name}; pass --language")
         if repeats < 1:
             raise CommandError("repeats: must be at least 1")
-        try:
-            package = load_package(problem_dir)
-        except PackageError as exc:
-            raise CommandError(f"problem-dir: {exc}") from None
-        folders = [f.strip() for f in references.split(",") if f.strip()]
-        refs = [s for s in package.solutions if s.verdict_dir in folders]
-        programs = [Program("program", program.read_text(), language)]
-        programs += [Program(s.name, s.path.read_text(), s.language) for s in refs]
-        limits = Limits(cpu_seconds=package.time_limit_s, wall_seconds=3 * package.time_limit_s + 2)
+        folders = tuple(f.strip() for f in references.split(",") if f.strip())
 
         def progress(index: int, total: int, name: str) -> None:
-            sys.stderr.write(f"\r[{index + 1}/{total}] {name} ({len(programs)} programs)\x1b[K")
+            sys.stderr.write(f"\r[{index + 1}/{total}] {name}\x1b[K")
             sys.stderr.flush()
 
         try:
-            reports = measure(
-                programs,
-                package.tests,
-                limits=limits,
+            result = measure_package(
+                problem_dir,
+                program.read_text(),
+                language,
                 mode=mode,
                 repeats=repeats,
-                checker=package.checker,
-                validator_sources=package.validator_sources,
-                validator_flags=tuple(package.validator_flags),
+                reference_folders=folders,
                 on_progress=progress,
             )
+        except PackageError as exc:
+            raise CommandError(f"problem-dir: {exc}") from None
         except SandboxUnavailable as exc:
             raise CommandError(str(exc)) from None
         sys.stderr.write("\n")
-        mine = reports["program"]
-        others = [reports[s.name] for s in refs]
-        percentile = program_speed_percentile(mine, others, package.ranked_tests)
-        result = {
-            "problem": package.name,
-            "mode": mode,
-            "verdict": mine.verdict,
-            "compile_message": mine.compile_message,
-            "tests": [test_row(r) for r in mine.tests],
-            "speed_percentile": percentile,
-            "ranked_tests": len(package.ranked_tests),
-            "references": [
-                {
-                    "name": s.name,
-                    "verdict": reports[s.name].verdict,
-                    "speed_percentile": program_speed_percentile(
-                        reports[s.name],
-                        [o for o in others if o is not reports[s.name]],
-                        package.ranked_tests,
-                    ),
-                }
-                for s in refs
-            ],
-        }
         if json:
             self.stdout.write(_json(result))
             return
