@@ -21,6 +21,8 @@ from django.conf import settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from workers.execution.samples import write_sum_package
+
 ROOT = Path(__file__).resolve().parent.parent
 SERVICES_MODE = os.environ.get("CODEOPT_TEST_SERVICES") == "1"
 
@@ -273,35 +275,8 @@ def chromium_path() -> str:
 
 # --- a problem package ------------------------------------------------------------------
 
-FAST = "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\nprint(sum(nums))\n"
-SLOW = (
-    "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\ntotal = 0\n"
-    "for i in range(len(nums)):\n    for _ in range(20):\n        total += nums[i]\n"
-    "print(total // 20)\n"
-)
-MEDIUM = (
-    "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\ntotal = 0\n"
-    "for x in nums:\n    total += x\nprint(total)\n"
-)
-
 
 @pytest.fixture
 def sum_package(tmp_path) -> Path:
     """A problem package: sum the numbers; two accepted references, one fast, one slow."""
-    root = tmp_path / "sum"
-    (root / "data" / "sample").mkdir(parents=True)
-    (root / "data" / "secret").mkdir(parents=True)
-    (root / "problem.yaml").write_text("name: Sum\nvalidation: default\n")
-    (root / ".timelimit").write_text("2\n")
-    (root / "data" / "sample" / "1.in").write_text("2\n1 2\n")
-    (root / "data" / "sample" / "1.ans").write_text("3\n")
-    for i, n in enumerate((200_000, 300_000)):
-        (root / "data" / "secret" / f"{i}.in").write_text(f"{n}\n" + " ".join(["7"] * n) + "\n")
-        (root / "data" / "secret" / f"{i}.ans").write_text(f"{7 * n}\n")
-    accepted = root / "submissions" / "accepted"
-    accepted.mkdir(parents=True)
-    (accepted / "fast.py").write_text(FAST)
-    (accepted / "slow.py").write_text(SLOW)
-    (root / "submissions" / "wrong_answer").mkdir()
-    (root / "submissions" / "wrong_answer" / "off.py").write_text("print(0)\n")
-    return root
+    return write_sum_package(tmp_path / "sum")

@@ -19,7 +19,10 @@ def test_demo_setup_is_idempotent_and_prints_the_login(capsys):
     assert Token.objects.filter(user__username="demo").count() == 1
 
 
-def test_start_demo_run_queues_a_labelled_run_and_stops_the_stale_one(monkeypatch):
+def test_start_demo_run_queues_a_labelled_run_and_stops_the_stale_one(
+    monkeypatch, settings, tmp_path
+):
+    settings.VAR_DIR = tmp_path
     from workers import tasks
 
     queued = []
@@ -35,3 +38,8 @@ def test_start_demo_run_queues_a_labelled_run_and_stops_the_stale_one(monkeypatc
     newest = Run.objects.order_by("-id").first()
     assert "synthetic" in newest.tags and "SYNTHETIC REPLAY" in newest.notes
     assert queued[-1] == ((newest.pk, "http://x"), {"total_steps": 10, "interval": 0.5})
+    from workers.models import TimingJob
+
+    job = TimingJob.objects.order_by("-created_at").first()
+    assert job.kind == "jitter" and job.modes == "wall,cpu,instructions"
+    assert (tmp_path / "demo-packages" / "sum" / "problem.yaml").exists()

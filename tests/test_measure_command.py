@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import MEDIUM
 from workers.execution.package import PackageError, load_package
+from workers.execution.samples import MEDIUM
 
 ROOT = Path(__file__).resolve().parent.parent
 REALDATA = ROOT.parent / "shared" / "realdata" / "kattis"

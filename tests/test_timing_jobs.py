@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.conftest import MEDIUM, wait_until
+from tests.conftest import wait_until
 from workers import services
+from workers.execution.samples import MEDIUM
 from workers.models import TimingJob
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -2,9 +2,11 @@
 "use strict";
 (() => {
   const fmt = (v, d = 2) => (v === null || v === undefined ? "–" : Number(v).toFixed(d));
-  const layout = (title, x, y) => ({
+  const layout = (title, x, y, empty) => ({
     title: { text: title, font: { size: 14 } }, height: 280, margin: { l: 60, r: 10, t: 36, b: 50 },
     xaxis: { title: { text: x } }, yaxis: { title: { text: y } },
+    annotations: empty ? [{ text: "no finished job has data for this yet", showarrow: false,
+      xref: "paper", yref: "paper", x: 0.5, y: 0.5 }] : [],
   });
 
   function table(jobs) {
@@ -34,17 +36,18 @@
       type: "bar", name: mode,
       x: jitterJobs.map((j) => `${j.package} ${j.created_at.slice(11, 16)}`),
       y: jitterJobs.map((j) => j.jitter[mode] ?? null),
-    })), { ...layout("Rank jitter per mode", "jitter job", "percentile points"), barmode: "group" },
+    })), { ...layout("Rank jitter per mode", "jitter job", "percentile points", !jitterJobs.length), barmode: "group" },
     { displaylogo: false });
-    Plotly.react("chart-cv", [{ type: "histogram", x: jobs.flatMap((j) => j.cpu_cvs), nbinsx: 30 }],
-      layout("CV of repeated CPU times", "coefficient of variation (stdev / mean)", "tests"),
+    const cvs = jobs.flatMap((j) => j.cpu_cvs);
+    Plotly.react("chart-cv", [{ type: "histogram", x: cvs, nbinsx: 30 }],
+      layout("CV of repeated CPU times", "coefficient of variation (stdev / mean)", "tests", !cvs.length),
       { displaylogo: false });
     const workers = data.queues.timing_workers;
     Plotly.react("chart-throughput", [{ type: "bar", x: workers.map((w) => w.worker), y: workers.map((w) => w.executions_per_s) }],
-      layout("Throughput per worker (last hour)", "worker", "executions / s"), { displaylogo: false });
+      layout("Throughput per worker (last hour)", "worker", "executions / s", !workers.length), { displaylogo: false });
     const started = jobs.filter((j) => j.queue_wait_s !== null);
     Plotly.react("chart-wait", [{ type: "scatter", mode: "markers", x: started.map((j) => new Date(j.created_at)), y: started.map((j) => j.queue_wait_s) }],
-      layout("Queue wait per job", "queued at (UTC)", "seconds"), { displaylogo: false });
+      layout("Queue wait per job", "queued at (UTC)", "seconds", !started.length), { displaylogo: false });
     const depth = data.queues.depth;
     document.getElementById("queues").textContent =
       `Queue depth: ${Object.entries(depth).map(([q, n]) => `${q} ${n}`).join(", ")} · timing jobs waiting: ${data.queues.timing_jobs_waiting}`;

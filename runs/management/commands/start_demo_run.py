@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from runs import services
 from runs.management.commands.demo_setup import DEMO_TEAM, DEMO_USER
 from runs.models import Run, RunStatus, Team
+from workers.execution.samples import MEDIUM, write_sum_package
+from workers.services import do_submit_timing_job
 from workers.synthetic import SYNTHETIC_NOTE
 from workers.tasks import replay_synthetic_run
 
@@ -43,3 +46,18 @@ class Command(BaseCommand):
         )
         replay_synthetic_run.delay(run.pk, url, total_steps=steps, interval=interval)
         self.stdout.write(f"  demo run    : {url}/runs/{run.pk}/  (queued on the Celery worker)\n")
+        # A real timing job, so the Timing page has noise statistics to show.
+        package = settings.VAR_DIR / "demo-packages" / "sum"
+        if not package.exists():
+            write_sum_package(package)
+        do_submit_timing_job(
+            user,
+            kind="jitter",
+            package_dir=str(package),
+            source=MEDIUM,
+            language="python",
+            modes="wall,cpu,instructions",
+            repeats=3,
+            remeasure=3,
+        )
+        self.stdout.write(f"  timing job  : {url}/timing/  (rank jitter of a sample program)\n")
