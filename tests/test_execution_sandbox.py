@@ -119,6 +119,17 @@ HOSTILE = {
         "cpp",
         {"TIME_LIMIT"},
     ),
+    "c++ memory bomb": (
+        "#include <vector>\nint main(){ std::vector<char> v(std::size_t(4) << 30, 1); return v[7]; }\n",
+        "cpp",
+        {"MEMORY_LIMIT"},
+    ),
+    "c++ daemon outliving the run": (
+        "#include <unistd.h>\n#include <cstdio>\nint main(){ if (fork() == 0) { setsid();"
+        ' if (fork() == 0) { sleep(100000); } _exit(0); } puts("6"); }\n',
+        "cpp",
+        {"OK"},
+    ),
     "compile bomb": (
         "template<int N> struct F { enum { v = F<N - 1>::v + F<N - 2>::v }; };\n"
         "int main(){ return F<100000>::v; }\n",
@@ -150,6 +161,42 @@ PROBES = {
         "    except OSError as e:\n        print('closed', port)\n"
     ),
 }
+
+
+CPP_PROBE = """#include <cstdio>
+#include <cstdlib>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <unistd.h>
+int main() {
+  const char *leak = getenv("SECRET_KEY");
+  printf("env %s\\n", leak ? leak : "none");
+  FILE *f = fopen("/proc/1/environ", "r");
+  if (f) { char buf[4096]; size_t n = fread(buf, 1, sizeof buf - 1, f); buf[n] = 0;
+           for (size_t i = 0; i < n; i++) if (!buf[i]) buf[i] = ' '; printf("pid1 %s\\n", buf); }
+  printf("project %s\\n", access("%PROJECT%", F_OK) == 0 ? "True" : "absent");
+  FILE *out = fopen("/usr/escaped-cpp.txt", "w");
+  printf("write %s\\n", out ? "True" : "refused");
+  int ports[] = {5432, 6379};
+  for (int port : ports) {
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{}; a.sin_family = AF_INET; a.sin_port = htons(port);
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    printf("%s %d\\n", connect(s, (sockaddr *)&a, sizeof a) == 0 ? "open" : "closed", port);
+  }
+}
+""".replace("%PROJECT%", str(ROOT))
+
+
+def test_a_cpp_probe_sees_nothing_of_the_host(one_test, monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "do-not-leak-this")
+    report = execute(CPP_PROBE, "cpp", one_test, limits=LIMITS, repeats=1)
+    seen = report.tests[0].stdout_excerpt
+    assert "env none" in seen and "do-not-leak-this" not in seen
+    assert "project absent" in seen and "write refused" in seen
+    assert "closed 5432" in seen and "closed 6379" in seen and "open" not in seen.split()
+    assert not Path("/usr/escaped-cpp.txt").exists()
+    assert sandbox_processes() == []
 
 
 @pytest.mark.parametrize("name", list(PROBES))
