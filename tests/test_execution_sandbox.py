@@ -120,7 +120,8 @@ HOSTILE = {
         {"TIME_LIMIT"},
     ),
     "c++ memory bomb": (
-        "#include <vector>\nint main(){ std::vector<char> v(std::size_t(4) << 30, 1); return v[7]; }\n",
+        "#include <vector>\n"
+        "int main(){ std::vector<char> v(std::size_t(4) << 30, 1); return v[7]; }\n",
         "cpp",
         {"MEMORY_LIMIT"},
     ),
