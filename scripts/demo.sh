@@ -9,6 +9,7 @@ URL="http://127.0.0.1:${PORT}"
 PY=.venv/bin/python
 
 $PY manage.py migrate --noinput
+[[ -d problems/packs/core ]] && $PY manage.py import_problems problems/packs/core --format pack
 $PY manage.py demo_setup --url "$URL"
 
 pids=()
