@@ -1,0 +1,3 @@
+n = int(input())
+a = list(map(int, input().split()))
+print(sum(a))

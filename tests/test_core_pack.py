@@ -1,0 +1,82 @@
+"""The built-in pack (problems/packs/core): every problem is complete, its generators are
+deterministic, every accepted solution passes every test and every wrong one is caught."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workers.execution.engine import Program, measure
+from workers.execution.package import load_package
+from workers.execution.sandbox import Limits
+
+PACK = Path(__file__).resolve().parent.parent / "problems" / "packs" / "core"
+PROBLEMS = sorted(p.parent.name for p in PACK.glob("*/problem.yaml"))
+SPEEDUP_KINDS = {
+    "io",
+    "constant_factor",
+    "algorithmic",
+    "math_shortcut",
+    "data_structure",
+    "different_algorithm",
+}
+
+
+def test_the_pack_covers_every_kind_of_speedup():
+    import yaml
+
+    kinds = set()
+    for slug in PROBLEMS:
+        kinds |= set(yaml.safe_load((PACK / slug / "problem.yaml").read_text()).get("tags", []))
+    assert PROBLEMS, "the built-in pack is empty"
+    assert SPEEDUP_KINDS <= kinds, SPEEDUP_KINDS - kinds
+
+
+@pytest.mark.parametrize("slug", PROBLEMS)
+def test_a_problem_is_complete(slug):
+    root = PACK / slug
+    package = load_package(root)
+    assert (root / "problem_statement" / "problem.en.md").read_text().strip()
+    assert {"random.py", "worst.py"} <= {p.name for p in (root / "generators").glob("*.py")}
+    accepted = package.solutions_in("accepted")
+    assert len([s for s in accepted if s.language == "python"]) >= 6
+    assert package.solutions_in("wrong_answer")
+    assert len(package.tests) >= 4
+
+
+@pytest.mark.parametrize("slug", PROBLEMS)
+def test_the_generators_are_deterministic(slug):
+    for generator in sorted((PACK / slug / "generators").glob("*.py")):
+        runs = [
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-P",
+                    str(generator),
+                    "7",
+                    "3",
+                ],  # -P: random.py must not shadow random
+                capture_output=True,
+                timeout=30,
+                check=True,
+            ).stdout
+            for _ in range(2)
+        ]
+        assert runs[0] == runs[1] and runs[0].strip(), generator.name
+
+
+@pytest.mark.parametrize("slug", PROBLEMS)
+def test_accepted_solutions_pass_and_wrong_ones_are_caught(slug):
+    package = load_package(PACK / slug)
+    programs = [Program(s.name, s.path.read_text(), s.language) for s in package.solutions]
+    limits = Limits(cpu_seconds=4 * package.time_limit_s, wall_seconds=8 * package.time_limit_s)
+    reports = measure(programs, package.tests, limits=limits, repeats=1, checker=package.checker)
+    for solution in package.solutions:
+        verdict = reports[solution.name].verdict
+        if solution.verdict_dir == "accepted":
+            assert verdict == "OK", (solution.name, reports[solution.name].tests)
+        elif solution.verdict_dir == "wrong_answer":
+            assert verdict == "WRONG_ANSWER", solution.name
