@@ -1,0 +1,3 @@
+t = input().strip()
+p = input().strip()
+print(t.count(p))  # str.count skips past each match: overlapping occurrences are lost
