@@ -85,3 +85,24 @@ def test_the_run_page_chart_grows_live_as_points_arrive(
         assert chart.get_attribute("data-points") == "7"
         assert "wall time (UTC)" in chart.inner_text()
         browser.close()
+
+
+def test_a_hostile_metric_key_is_shown_as_text_not_run(
+    asgi_server, chromium_path, alice, alice_run
+):
+    token = Token.objects.create(user=alice).key
+    hostile = "<img src=x onerror=window.pwned=1>/loss"
+    post(asgi_server, token, alice_run.pk, [{"step": 1, "key": hostile, "value": 1.0}])
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.goto(f"{asgi_server}/accounts/login/?next=/runs/{alice_run.pk}/")
+        page.fill("input[name=username]", "alice")
+        page.fill("input[name=password]", "pw-alice")
+        page.click("button[type=submit]")
+        page.wait_for_function("document.body.dataset.chartsReady === '1'", timeout=15_000)
+        assert page.evaluate("window.pwned") is None
+        assert (
+            page.locator("section h2").first.inner_text() == "<img src=x onerror=window.pwned=1>/"
+        )
+        browser.close()

@@ -23,6 +23,9 @@ const codeoptCharts = (() => {
     log: document.getElementById("log-scale").checked,
   });
 
+  // Plotly reads a little HTML in titles and hover text: show names literally.
+  const esc = (v) => String(v).replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]);
+
   function toNumber(v) {
     if (typeof v === "number") return v;
     if (v === "Infinity") return Infinity;
@@ -79,7 +82,12 @@ const codeoptCharts = (() => {
     if (!section) {
       section = document.createElement("section");
       section.dataset.prefix = prefix;
-      section.innerHTML = `<h2>${prefix}/</h2><div class="grid"></div>`;
+      // Keys come from trainers: text nodes only, never markup.
+      const heading = document.createElement("h2");
+      heading.textContent = `${prefix}/`;
+      const grid = document.createElement("div");
+      grid.className = "grid";
+      section.append(heading, grid);
       const sections = [...root.querySelectorAll("section")];
       const after = sections.find((el) => el.dataset.prefix > prefix);
       root.insertBefore(section, after || null);
@@ -109,13 +117,13 @@ const codeoptCharts = (() => {
         x, y: finite, name: run.name + (smoothed ? " (raw)" : ""), type: "scatter", mode: "lines",
         line: { color, width: smoothed ? 1 : 1.6 }, opacity: smoothed ? 0.3 : 1,
         connectgaps: false, customdata: s.steps,
-        hovertemplate: "step %{customdata}: %{y:.6g}<extra>" + run.name + "</extra>",
+        hovertemplate: "step %{customdata}: %{y:.6g}<extra>" + esc(run.name) + "</extra>",
       });
       if (smoothed) {
         out.push({
           x, y: ema(s.values, opts.smoothing), name: `${run.name} (EMA ${opts.smoothing})`,
           type: "scatter", mode: "lines", line: { color, width: 2 }, customdata: s.steps,
-          hovertemplate: "step %{customdata}: %{y:.6g} smoothed<extra>" + run.name + "</extra>",
+          hovertemplate: "step %{customdata}: %{y:.6g} smoothed<extra>" + esc(run.name) + "</extra>",
         });
       }
       // Non-finite points: a red marker at the last finite value before them (or 0).
@@ -131,7 +139,7 @@ const codeoptCharts = (() => {
         out.push({
           x: mx, y: my, name: `${run.name}: non-finite`, type: "scatter", mode: "markers",
           marker: { color: "#e00", symbol: "x", size: 11, line: { width: 2 } },
-          text, hovertemplate: "%{text}<extra>" + run.name + "</extra>",
+          text, hovertemplate: "%{text}<extra>" + esc(run.name) + "</extra>",
         });
       }
     });
@@ -144,14 +152,14 @@ const codeoptCharts = (() => {
     const { data, nonFinite } = traces(key, opts);
     const unit = UNITS[prefixOf(key)];
     const layout = {
-      title: { text: key + (nonFinite ? ` <span style="color:#e00">(${nonFinite} non-finite)</span>` : ""), font: { size: 14 } },
+      title: { text: esc(key) + (nonFinite ? ` <span style="color:#e00">(${nonFinite} non-finite)</span>` : ""), font: { size: 14 } },
       margin: { l: 60, r: 10, t: 36, b: 44 },
       height: 260,
       hovermode: "x unified",
       showlegend: state.runs.length > 1 || opts.smoothing > 0,
       legend: { orientation: "h", y: -0.3 },
       xaxis: { title: { text: opts.xAxis === "time" ? "wall time (UTC)" : "step" }, type: opts.xAxis === "time" ? "date" : "linear" },
-      yaxis: { title: { text: unit ? `${key.split("/").pop()} (${unit})` : key }, type: opts.log ? "log" : "linear", exponentformat: "power" },
+      yaxis: { title: { text: esc(unit ? `${key.split("/").pop()} (${unit})` : key) }, type: opts.log ? "log" : "linear", exponentformat: "power" },
     };
     Plotly.react(div, data, layout, { responsive: true, displaylogo: false });
     let points = 0;
@@ -222,7 +230,10 @@ const codeoptCharts = (() => {
     try {
       await Promise.all(runs.map(load));
     } catch (error) {
-      document.getElementById("charts").innerHTML = `<p class="error">${error.message}</p>`;
+      const message = document.createElement("p");
+      message.className = "error";
+      message.textContent = error.message;
+      document.getElementById("charts").replaceChildren(message);
       return;
     }
     const keys = allKeys();

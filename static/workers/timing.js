@@ -1,6 +1,8 @@
 // The Timing page: jobs with live progress, and noise charts from the stored results.
 "use strict";
 (() => {
+  // Job fields (package names, errors, workers) are data: escape before they become markup.
+  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   const fmt = (v, d = 2) => (v === null || v === undefined ? "–" : Number(v).toFixed(d));
   const layout = (title, x, y, empty) => ({
     title: { text: title, font: { size: 14 } }, height: 280, margin: { l: 60, r: 10, t: 36, b: 50 },
@@ -19,10 +21,10 @@
         ? `<progress max="${job.progress_total}" value="${job.progress_done}"></progress> ${job.progress_done}/${job.progress_total}`
         : "–";
       const jitter = Object.entries(job.jitter).map(([m, j]) => `${m}: ${fmt(j, 1)}`).join(", ") || "–";
-      const cells = [job.created_at.slice(0, 19).replace("T", " "), job.kind, job.package, job.modes,
-        `<span class="status status-${job.status}">${job.status}</span>${job.error ? ` <span class="error">${job.error}</span>` : ""}`,
-        progress, fmt(job.queue_wait_s, 1), fmt(job.duration_s, 1), job.verdict || "–",
-        fmt(job.speed_percentile, 1), jitter, job.worker || "–"];
+      const cells = [esc(job.created_at.slice(0, 19).replace("T", " ")), esc(job.kind), esc(job.package), esc(job.modes),
+        `<span class="status status-${esc(job.status)}">${esc(job.status)}</span>${job.error ? ` <span class="error">${esc(job.error)}</span>` : ""}`,
+        progress, fmt(job.queue_wait_s, 1), fmt(job.duration_s, 1), esc(job.verdict || "–"),
+        fmt(job.speed_percentile, 1), esc(jitter), esc(job.worker || "–")];
       tr.innerHTML = cells.map((c) => `<td>${c}</td>`).join("");
       body.appendChild(tr);
     }
