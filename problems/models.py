@@ -18,6 +18,8 @@ class Split(models.TextChoices):
 
 
 class Problem(models.Model):
+    DEFAULT_MEMORY_MB = 512
+
     slug = models.SlugField(max_length=120, unique=True)
     title = models.CharField(max_length=200)
     statement = models.TextField(blank=True, default="", help_text="Markdown.")
@@ -37,6 +39,21 @@ class Problem(models.Model):
     )
     validator_flags = models.CharField(max_length=200, blank=True, default="")
     origin = models.CharField(max_length=500, blank=True, default="", help_text="Imported from.")
+    meta = models.JSONField(
+        default=dict, blank=True, help_text="Source-specific facts (difficulty, cf_rating, ...)."
+    )
+    discrimination = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Slowest / fastest correct reference runtime on the optimization tests "
+        "(median over tests), from the last dataset build.",
+    )
+    rank_stability = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Mean Spearman correlation of each repeat's reference order with the median "
+        "order, from the last dataset build.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -74,6 +91,12 @@ class ProblemTest(models.Model):
     )
     seed = models.BigIntegerField(null=True, blank=True)
     size = models.PositiveIntegerField(null=True, blank=True)
+    regenerate = models.BooleanField(
+        default=False,
+        help_text="The input is not stored: `generator` makes it again from seed and size "
+        "(checked against input_sha256).",
+    )
+    input_sha256 = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["problem", "kind", "name"]
@@ -81,6 +104,8 @@ class ProblemTest(models.Model):
 
     @property
     def input_text(self) -> str:
+        if self.regenerate:
+            raise ValueError(f"{self.name}: the input is regenerated, not stored")
         return gzip.decompress(bytes(self.input_gz)).decode()
 
     @property
@@ -105,3 +130,92 @@ class ReferenceSolution(models.Model):
     class Meta:
         ordering = ["problem", "name"]
         constraints = [models.UniqueConstraint(fields=["problem", "name"], name="solution_name")]
+
+
+class ReferenceRuntime(models.Model):
+    """One reference solution measured on one test: when, where, and how fast."""
+
+    solution = models.ForeignKey(
+        ReferenceSolution, on_delete=models.CASCADE, related_name="runtimes"
+    )
+    test = models.ForeignKey(ProblemTest, on_delete=models.CASCADE, related_name="runtimes")
+    mode = models.CharField(max_length=12, help_text="cpu | wall | instructions")
+    verdict = models.CharField(max_length=20)
+    cost = models.FloatField(
+        null=True, blank=True, help_text="Median seconds (cpu, wall) or instructions."
+    )
+    samples = models.JSONField(default=list, blank=True, help_text="Every repeat's cost.")
+    measured_at = models.DateTimeField()
+    machine = models.CharField(max_length=16, help_text="Machine fingerprint (short hash).")
+    machine_facts = models.JSONField(default=dict, blank=True)
+    purpose = models.CharField(
+        max_length=12, default="build", help_text="build: the stored reference; calibration."
+    )
+
+    class Meta:
+        ordering = ["test", "solution"]
+        indexes = [models.Index(fields=["test", "mode", "purpose", "measured_at"])]
+
+
+class BuildStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class DatasetBuild(models.Model):
+    """One run of the construction pipeline (problems.pipeline) and its funnel."""
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_by = models.CharField(max_length=150, blank=True, default="")
+    status = models.CharField(
+        max_length=10, choices=BuildStatus.choices, default=BuildStatus.QUEUED
+    )
+    config = models.JSONField(default=dict, help_text="PipelineConfig, as run.")
+    problem_slugs = models.JSONField(default=list, blank=True, help_text="Empty: every problem.")
+    progress = models.FloatField(default=0.0)
+    stage = models.CharField(max_length=200, blank=True, default="")
+    funnel = models.JSONField(default=list, blank=True, help_text="[[stage, count], ...]")
+    executions = models.PositiveIntegerField(default=0)
+    wall_seconds = models.FloatField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class ProblemBuild(models.Model):
+    """What one build did with one problem: how far it got and why it stopped."""
+
+    build = models.ForeignKey(DatasetBuild, on_delete=models.CASCADE, related_name="problems")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="builds")
+    stage_reached = models.PositiveSmallIntegerField(help_text="Last stage passed (0-5).")
+    kept = models.BooleanField(default=False)
+    reason = models.TextField(blank=True, default="")
+    report = models.JSONField(default=dict, blank=True, help_text="Per-stage details.")
+
+    class Meta:
+        ordering = ["build", "problem"]
+        constraints = [
+            models.UniqueConstraint(fields=["build", "problem"], name="one_result_per_build")
+        ]
+
+
+class Calibration(models.Model):
+    """A drift fit `new ≈ a·old + b` between stored reference runtimes and a re-measurement."""
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    mode = models.CharField(max_length=12)
+    machine = models.CharField(max_length=16)
+    slope = models.FloatField(help_text="a in new ≈ a·old + b")
+    intercept = models.FloatField(help_text="b in new ≈ a·old + b (seconds or instructions)")
+    spearman_before = models.FloatField(null=True)
+    spearman_after = models.FloatField(null=True)
+    pairs = models.PositiveIntegerField()
+    points = models.JSONField(default=list, help_text="[[old, new], ...] as fitted.")
+    problem_slugs = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["-created_at"]

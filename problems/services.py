@@ -9,6 +9,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from problems.importers import code_contests
 from problems.importers.kattis import ImportedProblem, find_packages, read_package
 from problems.models import InputGenerator, Problem, ProblemTest, ReferenceSolution
 from workers.execution.package import PackageError
@@ -19,6 +20,7 @@ class ImportReport:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (package, reason)
+    warnings: list[tuple[str, str]] = field(default_factory=list)  # (problem, what was left out)
     tests: int = 0
 
     def summary(self) -> str:
@@ -26,6 +28,12 @@ class ImportReport:
             f"{len(self.created)} created, {len(self.updated)} updated, "
             f"{len(self.skipped)} skipped, {self.tests} tests"
         )
+
+    def add(self, imported: ImportedProblem) -> None:
+        created = do_store_problem(imported)
+        (self.created if created else self.updated).append(imported.slug)
+        self.tests += len(imported.tests)
+        self.warnings += [(imported.slug, warning) for warning in imported.warnings]
 
 
 def do_store_problem(imported: ImportedProblem) -> bool:
@@ -38,6 +46,8 @@ def do_store_problem(imported: ImportedProblem) -> bool:
                 title=imported.title,
                 statement=imported.statement,
                 time_limit_s=imported.time_limit_s,
+                memory_limit_mb=imported.memory_limit_mb or Problem.DEFAULT_MEMORY_MB,
+                meta=imported.meta,
                 source=imported.source,
                 license=imported.license,
                 tags=imported.tags,
@@ -62,6 +72,10 @@ def do_store_problem(imported: ImportedProblem) -> bool:
                     input_gz=gzip.compress(test.input, 6),
                     answer_gz=gzip.compress(test.answer, 6),
                     input_bytes=len(test.input),
+                    generator=None,
+                    seed=None,
+                    size=None,
+                    regenerate=False,
                 ),
             )
         problem.tests.exclude(name__in=[t.name for t in imported.tests]).delete()
@@ -90,7 +104,32 @@ def do_import_packages(
         except (PackageError, OSError, UnicodeDecodeError, ValueError) as exc:
             report.skipped.append((root.name, str(exc)))
             continue
-        created = do_store_problem(imported)
-        (report.created if created else report.updated).append(imported.slug)
-        report.tests += len(imported.tests)
+        report.add(imported)
     return report
+
+
+def do_import_code_contests(
+    path: Path, on_progress: Callable[[int, int, str], None] | None = None
+) -> ImportReport:
+    """Import every code_contests record in the JSON/JSONL/Parquet files at or below `path`.
+    A bad record is skipped with its reason; each good one is stored in its own transaction.
+    Two records with the same name: the later one wins (as re-importing would)."""
+    report = ImportReport()
+    files = code_contests.find_files(path)
+    counts = [code_contests.count_records(f) for f in files]
+    total = sum(counts) if None not in counts else 0  # 0: unknown until read
+    for index, (label, imported) in enumerate(code_contests.read_records(path)):
+        if on_progress is not None:
+            on_progress(index, max(total, index + 1), label)
+        if isinstance(imported, code_contests.RecordError):
+            report.skipped.append((label, str(imported)))
+            continue
+        report.add(imported)
+    return report
+
+
+IMPORTERS = {
+    "kattis": do_import_packages,
+    "pack": do_import_packages,
+    "code_contests": do_import_code_contests,
+}

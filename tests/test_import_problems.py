@@ -68,10 +68,21 @@ def test_a_bad_package_is_skipped_with_its_reason_and_the_rest_imports(packages)
     assert not Problem.objects.filter(slug="sum").exists()
 
 
-def test_an_oversized_test_skips_the_problem_whole(packages, monkeypatch):
-    monkeypatch.setattr(kattis, "MAX_TEST_BYTES", 1000)
+def test_an_oversized_test_is_left_out_and_reported_against_its_problem(packages, monkeypatch):
+    big = (packages / "sum" / "data" / "secret" / "1.in").stat().st_size  # the largest
+    monkeypatch.setattr(kattis, "MAX_TEST_BYTES", big - 1)
     report = services.do_import_packages(packages / "sum")
-    assert report.skipped and "bytes; at most 1000" in report.skipped[0][1]
+    assert report.created == ["sum"] and not report.skipped
+    assert report.warnings == [
+        ("sum", f"test secret/1: {big} bytes; at most {big - 1}; test left out")
+    ]
+    assert set(ProblemTest.objects.values_list("name", flat=True)) == {"sample/1", "secret/0"}
+
+
+def test_a_package_whose_every_test_is_oversized_is_skipped_whole(packages, monkeypatch):
+    monkeypatch.setattr(kattis, "MAX_TEST_BYTES", 1)
+    report = services.do_import_packages(packages / "sum")
+    assert report.skipped == [("sum", "sum: no test left to import")]
     assert not Problem.objects.exists() and not ReferenceSolution.objects.exists()
 
 

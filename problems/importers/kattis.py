@@ -46,6 +46,9 @@ class ImportedProblem:
     tests: list[ImportedTest] = field(default_factory=list)
     generators: dict[str, str] = field(default_factory=dict)
     solutions: list[dict] = field(default_factory=list)  # name, language, code, verdict_label
+    memory_limit_mb: int | None = None  # None: the default
+    meta: dict = field(default_factory=dict)  # source-specific facts (difficulty, rating, ...)
+    warnings: list[str] = field(default_factory=list)  # what was left out, and why
 
 
 def slug_of(path: Path) -> str:
@@ -66,13 +69,14 @@ def read_package(root: Path) -> ImportedProblem:
     root = Path(root)
     package = load_package(root)
     meta = yaml.safe_load((root / "problem.yaml").read_text()) or {}
-    tests = []
+    tests, warnings = [], []
     for case in package.tests:
         sizes = case.input_path.stat().st_size, case.answer_path.stat().st_size
         if max(sizes) > MAX_TEST_BYTES:
-            raise PackageError(
-                f"{root.name}: test {case.name} is {max(sizes)} bytes; at most {MAX_TEST_BYTES}"
+            warnings.append(
+                f"test {case.name}: {max(sizes)} bytes; at most {MAX_TEST_BYTES}; test left out"
             )
+            continue
         tests.append(
             ImportedTest(
                 case.name, case.kind, case.input_path.read_bytes(), case.answer_path.read_bytes()
@@ -81,6 +85,8 @@ def read_package(root: Path) -> ImportedProblem:
     tags = meta.get("tags") or meta.get("keywords") or []
     if isinstance(tags, str):
         tags = tags.split()
+    if not tests:
+        raise PackageError(f"{root.name}: no test left to import")
     return ImportedProblem(
         slug=slug_of(root),
         title=package.name,
@@ -94,6 +100,7 @@ def read_package(root: Path) -> ImportedProblem:
         validator_flags=" ".join(package.validator_flags),
         origin=str(root.resolve()),
         tests=tests,
+        warnings=warnings,
         generators={p.stem: p.read_text() for p in sorted((root / "generators").glob("*.py"))},
         solutions=[
             {

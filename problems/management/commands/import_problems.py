@@ -17,9 +17,12 @@ class Command(BaseCommand):
         parser.add_argument("path", type=Path)
         parser.add_argument(
             "--format",
-            choices=["kattis", "pack"],
+            choices=sorted(services.IMPORTERS),
             default="kattis",
-            help="kattis: Kattis/ICPC packages; pack: the built-in pack (same layout).",
+            help=(
+                "kattis: Kattis/ICPC packages; pack: the built-in pack (same layout); "
+                "code_contests: DeepMind code_contests records (.json, .jsonl, .parquet)."
+            ),
         )
 
     def handle(self, *args, path: Path, format: str, **options):
@@ -30,10 +33,13 @@ class Command(BaseCommand):
             sys.stderr.write(f"\r[{index + 1}/{total}] {name}\x1b[K")
             sys.stderr.flush()
 
-        report = services.do_import_packages(path, on_progress=progress)
+        report = services.IMPORTERS[format](path, on_progress=progress)
         sys.stderr.write("\n")
         for name, reason in report.skipped:
             self.stdout.write(f"skipped {name}: {reason}")
+        for name, warning in report.warnings:
+            self.stdout.write(f"warning {name}: {warning}")
         self.stdout.write(report.summary())
         if not report.created and not report.updated and not report.skipped:
-            raise CommandError(f"path: no problem.yaml at or below {path}")
+            what = "record" if format == "code_contests" else "problem.yaml"
+            raise CommandError(f"path: no {what} at or below {path}")
