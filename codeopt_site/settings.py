@@ -151,7 +151,10 @@ if CELERY_BROKER_URL.startswith("filesystem"):
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_DEFAULT_QUEUE = "default"
-CELERY_TASK_ROUTES = {"workers.run_timing_job": {"queue": "timing"}}
+CELERY_TASK_ROUTES = {
+    "workers.run_timing_job": {"queue": "timing"},
+    "workers.run_dataset_build": {"queue": "timing"},
+}
 # A timing worker takes one job at a time: no job waits behind another in a prefetch buffer.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"

@@ -3,15 +3,39 @@
 from __future__ import annotations
 
 import gzip
+import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
+from django.utils import timezone
 
 from problems.importers import code_contests
 from problems.importers.kattis import ImportedProblem, find_packages, read_package
-from problems.models import InputGenerator, Problem, ProblemTest, ReferenceSolution
+from problems.models import (
+    BuildStatus,
+    DatasetBuild,
+    InputGenerator,
+    Problem,
+    ProblemBuild,
+    ProblemTest,
+    ReferenceRuntime,
+    ReferenceSolution,
+    Split,
+)
+from problems.pipeline import (
+    BuildResult,
+    PipelineConfig,
+    ProblemOutcome,
+    SourceProblem,
+    SourceSolution,
+    SourceTest,
+    build_problem,
+)
+from workers.execution.checker import CheckerSettings
+from workers.execution.fingerprint import machine_facts, machine_fingerprint
 from workers.execution.package import PackageError
 
 
@@ -133,3 +157,161 @@ IMPORTERS = {
     "pack": do_import_packages,
     "code_contests": do_import_code_contests,
 }
+
+
+# -- the construction pipeline -------------------------------------------------------------
+
+
+def check_build_request(config_data: dict, slugs: list[str]) -> tuple[PipelineConfig, list[str]]:
+    """A pipeline config and the problems it runs on; ValueError naming the field at fault."""
+    config = PipelineConfig.from_dict(config_data)
+    slugs = [s.strip() for s in slugs if s.strip()]
+    known = set(Problem.objects.filter(slug__in=slugs).values_list("slug", flat=True))
+    unknown = [s for s in slugs if s not in known]
+    if unknown:
+        raise ValueError(f"problems: no problem {', '.join(unknown[:5])}")
+    if not slugs and not Problem.objects.exists():
+        raise ValueError("problems: the problem set is empty; import problems first")
+    return config, slugs
+
+
+def do_create_build(config: PipelineConfig, slugs: list[str], started_by: str = "") -> DatasetBuild:
+    """Queue a build; the Celery task starts after the row is committed."""
+    from workers.tasks import run_dataset_build
+
+    build = DatasetBuild.objects.create(
+        config=config.as_dict(), problem_slugs=slugs, started_by=started_by
+    )
+    transaction.on_commit(lambda: run_dataset_build.delay(build.id))
+    return build
+
+
+def source_problem(problem: Problem, folder: Path) -> SourceProblem:
+    """The problem as pipeline input, its imported tests written under `folder`."""
+    tests = []
+    for test in problem.tests.filter(generator=None, regenerate=False):
+        base = folder / f"test-{test.pk}"
+        base.with_suffix(".in").write_bytes(gzip.decompress(bytes(test.input_gz)))
+        base.with_suffix(".ans").write_bytes(gzip.decompress(bytes(test.answer_gz)))
+        tests.append(
+            SourceTest(test.name, test.kind, base.with_suffix(".in"), base.with_suffix(".ans"))
+        )
+    validators = []
+    if problem.validator_source:
+        validators = [folder / "validator.cpp"]
+        validators[0].write_text(problem.validator_source)
+    return SourceProblem(
+        slug=problem.slug,
+        time_limit_s=problem.time_limit_s,
+        checker=CheckerSettings(**problem.checker),
+        tests=tests,
+        solutions=[
+            SourceSolution(s.name, s.language, s.code, s.verdict_label)
+            for s in problem.solutions.all()
+        ],
+        generators=dict(problem.generators.values_list("name", "code")),
+        validator_sources=validators,
+        validator_flags=tuple(problem.validator_flags.split()),
+    )
+
+
+def do_store_outcome(build: DatasetBuild, problem: Problem, outcome: ProblemOutcome) -> None:
+    """Replace the problem's generated tests and stored reference runtimes with what this
+    build made, and record how far the problem got, all in one transaction."""
+    now = timezone.now()
+    machine, facts = machine_fingerprint(), machine_facts()
+    with transaction.atomic():
+        problem.tests.exclude(generator=None).delete()  # the previous build's (and runtimes)
+        generators = {g.name: g for g in problem.generators.all()}
+        tests = {}
+        for new in outcome.new_tests:
+            stored_input = new.kind != "optimization"  # large: regenerated on demand
+            tests[new.name] = ProblemTest.objects.create(
+                problem=problem,
+                name=new.name,
+                kind=new.kind,
+                input_gz=gzip.compress(new.input, 6) if stored_input else b"",
+                answer_gz=gzip.compress(new.answer, 6),
+                input_bytes=len(new.input),
+                generator=generators[new.generator],
+                seed=new.seed,
+                size=new.size,
+                regenerate=not stored_input,
+                input_sha256=new.sha256,
+            )
+        solutions = {s.name: s for s in problem.solutions.all()}
+        ReferenceRuntime.objects.bulk_create(
+            ReferenceRuntime(
+                solution=solutions[r.solution],
+                test=tests[r.test],
+                mode="cpu",
+                verdict=r.verdict,
+                cost=r.cost,
+                samples=r.samples,
+                measured_at=now,
+                machine=machine,
+                machine_facts=facts,
+                purpose="build",
+            )
+            for r in outcome.runtimes
+        )
+        ProblemBuild.objects.create(
+            build=build,
+            problem=problem,
+            stage_reached=outcome.stage_reached,
+            kept=outcome.kept,
+            reason=outcome.reason,
+            report=outcome.report,
+        )
+        problem.split = outcome.split if outcome.kept else Split.UNASSIGNED
+        problem.discrimination = outcome.discrimination
+        problem.rank_stability = outcome.rank_stability
+        problem.save(update_fields=["split", "discrimination", "rank_stability", "updated_at"])
+
+
+def do_run_build(build_id: int, workdir: Path | None = None) -> DatasetBuild:
+    """Run a queued build to the end, storing each problem's outcome as it finishes and the
+    progress on the build row (the dataset page polls it)."""
+    build = DatasetBuild.objects.get(pk=build_id)
+    config = PipelineConfig.from_dict(build.config)
+    problems = Problem.objects.order_by("slug")
+    if build.problem_slugs:
+        problems = problems.filter(slug__in=build.problem_slugs)
+    problems = list(problems)
+    DatasetBuild.objects.filter(pk=build.pk).update(status=BuildStatus.RUNNING)
+    started = time.monotonic()
+    outcomes: list[ProblemOutcome] = []
+    try:
+        for index, problem in enumerate(problems):
+
+            def on_stage(stage: int, name: str, index=index, problem=problem) -> None:
+                DatasetBuild.objects.filter(pk=build.pk).update(
+                    progress=(index + stage / 5) / len(problems),
+                    stage=f"{problem.slug}: {name}",
+                    executions=sum(o.executions for o in outcomes),
+                )
+
+            with tempfile.TemporaryDirectory(prefix="codeopt-source-", dir=workdir) as folder:
+                source = source_problem(problem, Path(folder))
+                outcome = build_problem(source, config, workdir=workdir, on_stage=on_stage)
+            do_store_outcome(build, problem, outcome)
+            outcomes.append(outcome)
+    except Exception as exc:
+        DatasetBuild.objects.filter(pk=build.pk).update(
+            status=BuildStatus.FAILED,
+            error=f"{type(exc).__name__}: {exc}",
+            finished_at=timezone.now(),
+        )
+        raise
+    result = BuildResult(outcomes, sum(o.executions for o in outcomes), time.monotonic() - started)
+    DatasetBuild.objects.filter(pk=build.pk).update(
+        status=BuildStatus.DONE,
+        progress=1.0,
+        stage="done",
+        funnel=[list(step) for step in result.funnel()],
+        executions=result.executions,
+        wall_seconds=result.wall_seconds,
+        finished_at=timezone.now(),
+    )
+    build.refresh_from_db()
+    return build

@@ -24,3 +24,11 @@ def ping() -> str:
 @shared_task(bind=True, name="workers.run_timing_job", acks_late=True, reject_on_worker_lost=True)
 def run_timing_job(self, job_id: str) -> str:
     return services.do_run_timing_job(job_id, self.request.hostname or socket.gethostname())
+
+
+# A build measures programs, so it runs where timing jobs run (one at a time per worker).
+@shared_task(name="workers.run_dataset_build")
+def run_dataset_build(build_id: int) -> str:
+    from problems.services import do_run_build
+
+    return do_run_build(build_id).status

@@ -240,8 +240,11 @@ def run_once(
     mode: str,
     checker: CheckerSettings,
     validator: Validator | None = None,
+    keep_output: Path | None = None,
 ) -> CaseResult:
-    """One execution of a compiled program on one test, in a fresh box."""
+    """One execution of a compiled program on one test, in a fresh box. With `keep_output`,
+    the output of a run that finished is moved there and not checked (the test's answer is
+    not known yet: the caller decides by consensus)."""
     spec = LANGUAGES[language]
     if work.exists():
         shutil.rmtree(work)
@@ -270,7 +273,11 @@ def run_once(
     if mode == "instructions":
         counts = _INSTRUCTIONS.findall(err.read_text(errors="replace"))
         instructions = int(counts[-1].replace(",", "")) if counts else None
-    if verdict == "OK" and validator is not None:
+    excerpt = _excerpt(out)
+    if keep_output is not None:
+        if verdict == "OK":
+            shutil.move(out, keep_output)
+    elif verdict == "OK" and validator is not None:
         accepted, why = _validate(validator, test, out, work)
         if not accepted:
             verdict, message = "WRONG_ANSWER", why
@@ -293,7 +300,7 @@ def run_once(
         cpu_samples=[cpu] if cpu is not None else [],
         wall_samples=[run.wall_s],
         message=message,
-        stdout_excerpt=_excerpt(out),
+        stdout_excerpt=excerpt,
         stderr_excerpt=stderr_text[-EXCERPT_BYTES:],
     )
 
@@ -313,6 +320,79 @@ def _check_job(programs: list[Program], mode: str, repeats: int) -> None:
         raise ValueError(f"mode: {mode!r} is not one of {', '.join(MODES)}")
     if repeats < 1:
         raise ValueError("repeats: must be at least 1")
+
+
+def _compile_all(
+    programs: list[Program], tests: list[Case], mode: str, root: Path
+) -> tuple[dict[str, Path], dict[str, ExecutionReport]]:
+    """Compile every program once; one that does not compile gets COMPILE_ERROR on every
+    test. Returns the artifacts of those that compiled and a report for each program."""
+    artifacts: dict[str, Path] = {}
+    reports: dict[str, ExecutionReport] = {}
+    for index, program in enumerate(programs):
+        source_bytes = len(program.source.encode())
+        if source_bytes > MAX_SOURCE_BYTES:
+            artifact = None
+            message = f"source is {source_bytes} bytes; at most {MAX_SOURCE_BYTES}"
+        else:
+            artifact, message = compile_program(
+                program.source, program.language, root / f"build-{index}"
+            )
+        if artifact is None:
+            results = [
+                CaseResult(t.name, "COMPILE_ERROR", None, None, 0, message=message) for t in tests
+            ]
+            reports[program.name] = ExecutionReport("COMPILE_ERROR", mode, results, message)
+        else:
+            artifacts[program.name] = artifact
+            reports[program.name] = ExecutionReport("OK", mode, [], message)
+    return artifacts, reports
+
+
+def collect_outputs(
+    programs: list[Program],
+    inputs: list[Case],
+    output_dir: Path,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    workdir: Path | None = None,
+) -> dict[str, dict[str, tuple[CaseResult, Path | None]]]:
+    """Run every program once on every input and keep what it printed, unchecked (for
+    consensus on tests that have no answer yet; a Case's answer_path is not read).
+
+    Returns {program: {input name: (result, output file or None when the run failed)}};
+    output files are written under `output_dir`, which the caller owns."""
+    _check_job(programs, "cpu", 1)
+    root = Path(tempfile.mkdtemp(prefix="codeopt-outputs-", dir=workdir))
+    root.chmod(0o711)
+    try:
+        artifacts, reports = _compile_all(programs, inputs, "cpu", root)
+        collected: dict[str, dict[str, tuple[CaseResult, Path | None]]] = {}
+        for program_index, program in enumerate(programs):
+            collected[program.name] = {}
+            for input_index, case in enumerate(inputs):
+                if program.name not in artifacts:
+                    result = reports[program.name].tests[input_index]
+                    collected[program.name][case.name] = (result, None)
+                    continue
+                kept = output_dir / f"{program_index}-{input_index}.out"
+                result = run_once(
+                    artifacts[program.name],
+                    program.language,
+                    case,
+                    limits,
+                    root / "run",
+                    mode="cpu",
+                    checker=DEFAULT_CHECKER,
+                    keep_output=kept,
+                )
+                collected[program.name][case.name] = (
+                    result,
+                    kept if result.verdict == "OK" else None,
+                )
+        return collected
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def measure(
@@ -347,26 +427,7 @@ def measure(
         if validator_sources:
             validator = compile_validator(validator_sources, root / "validator-build")
             validator = Validator(validator.artifact, tuple(validator_flags))
-        artifacts: dict[str, Path] = {}
-        reports: dict[str, ExecutionReport] = {}
-        for index, program in enumerate(programs):
-            source_bytes = len(program.source.encode())
-            if source_bytes > MAX_SOURCE_BYTES:
-                artifact = None
-                message = f"source is {source_bytes} bytes; at most {MAX_SOURCE_BYTES}"
-            else:
-                artifact, message = compile_program(
-                    program.source, program.language, root / f"build-{index}"
-                )
-            if artifact is None:
-                results = [
-                    CaseResult(t.name, "COMPILE_ERROR", None, None, 0, message=message)
-                    for t in tests
-                ]
-                reports[program.name] = ExecutionReport("COMPILE_ERROR", mode, results, message)
-            else:
-                artifacts[program.name] = artifact
-                reports[program.name] = ExecutionReport("OK", mode, [], message)
+        artifacts, reports = _compile_all(programs, tests, mode, root)
         running = [p for p in programs if p.name in artifacts]
         for test_index, test in enumerate(tests):
             if on_progress is not None:
