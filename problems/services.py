@@ -12,10 +12,12 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
+from problems.calibration import Pair, fit_drift
 from problems.importers import code_contests
 from problems.importers.kattis import ImportedProblem, find_packages, read_package
 from problems.models import (
     BuildStatus,
+    Calibration,
     DatasetBuild,
     InputGenerator,
     Problem,
@@ -24,6 +26,7 @@ from problems.models import (
     ReferenceRuntime,
     ReferenceSolution,
     Split,
+    Verdict,
 )
 from problems.pipeline import (
     BuildResult,
@@ -35,8 +38,12 @@ from problems.pipeline import (
     build_problem,
 )
 from workers.execution.checker import CheckerSettings
+from workers.execution.engine import Case, Program, cost_of, measure
 from workers.execution.fingerprint import machine_facts, machine_fingerprint
+from workers.execution.generate import run_generator
 from workers.execution.package import PackageError
+from workers.execution.ranking import TIMED_OUT, Measured, speed_percentile
+from workers.execution.sandbox import Limits
 
 
 @dataclass
@@ -269,27 +276,33 @@ def do_store_outcome(build: DatasetBuild, problem: Problem, outcome: ProblemOutc
         problem.save(update_fields=["split", "discrimination", "rank_stability", "updated_at"])
 
 
-def do_run_build(build_id: int, workdir: Path | None = None) -> DatasetBuild:
+def do_run_build(
+    build_id: int,
+    workdir: Path | None = None,
+    on_update: Callable[[DatasetBuild], None] | None = None,
+) -> DatasetBuild:
     """Run a queued build to the end, storing each problem's outcome as it finishes and the
-    progress on the build row (the dataset page polls it)."""
+    progress on the build row (the dataset page polls it; `on_update` sees each change)."""
     build = DatasetBuild.objects.get(pk=build_id)
     config = PipelineConfig.from_dict(build.config)
     problems = Problem.objects.order_by("slug")
     if build.problem_slugs:
         problems = problems.filter(slug__in=build.problem_slugs)
     problems = list(problems)
-    DatasetBuild.objects.filter(pk=build.pk).update(status=BuildStatus.RUNNING)
+    build.status = BuildStatus.RUNNING
+    build.save(update_fields=["status"])
     started = time.monotonic()
     outcomes: list[ProblemOutcome] = []
     try:
         for index, problem in enumerate(problems):
 
             def on_stage(stage: int, name: str, index=index, problem=problem) -> None:
-                DatasetBuild.objects.filter(pk=build.pk).update(
-                    progress=(index + stage / 5) / len(problems),
-                    stage=f"{problem.slug}: {name}",
-                    executions=sum(o.executions for o in outcomes),
-                )
+                build.progress = (index + stage / 5) / len(problems)
+                build.stage = f"{problem.slug}: {name}"
+                build.executions = sum(o.executions for o in outcomes)
+                build.save(update_fields=["progress", "stage", "executions"])
+                if on_update is not None:
+                    on_update(build)
 
             with tempfile.TemporaryDirectory(prefix="codeopt-source-", dir=workdir) as folder:
                 source = source_problem(problem, Path(folder))
@@ -315,3 +328,165 @@ def do_run_build(build_id: int, workdir: Path | None = None) -> DatasetBuild:
     )
     build.refresh_from_db()
     return build
+
+
+# -- stored reference runtimes and drift calibration ----------------------------------------
+
+
+def materialize_test(test: ProblemTest, folder: Path) -> tuple[Path, Path]:
+    """Write a test's input and answer under `folder`; a regenerated input is made again by
+    its generator in the sandbox and checked against the stored hash (ValueError if the
+    generator no longer reproduces it)."""
+    input_path, answer_path = folder / f"test-{test.pk}.in", folder / f"test-{test.pk}.ans"
+    answer_path.write_bytes(gzip.decompress(bytes(test.answer_gz)))
+    if not test.regenerate:
+        input_path.write_bytes(gzip.decompress(bytes(test.input_gz)))
+        return input_path, answer_path
+    made = run_generator(test.generator.code, test.seed, test.size, input_path)
+    if not made.ok:
+        raise ValueError(f"{test.problem.slug} {test.name}: {made.message}")
+    if made.sha256 != test.input_sha256:
+        raise ValueError(
+            f"{test.problem.slug} {test.name}: the generator no longer reproduces the input"
+        )
+    return input_path, answer_path
+
+
+def latest_calibration(mode: str) -> Calibration | None:
+    return Calibration.objects.filter(mode=mode).order_by("-created_at", "-pk").first()
+
+
+def stored_references(problem: Problem, mode: str = "cpu") -> dict[str, list[Measured]]:
+    """The problem's stored reference runtimes per test, as the ranking reads them: correct
+    references only (accepted and too-slow ones), timed-out runs as TIMED_OUT, and costs
+    measured before the latest calibration mapped to today's scale by its fit."""
+    calibration = latest_calibration(mode)
+    references: dict[str, list[Measured]] = {}
+    rows = ReferenceRuntime.objects.filter(
+        test__problem=problem,
+        mode=mode,
+        purpose="build",
+        solution__verdict_label__in=[Verdict.ACCEPTED, Verdict.TOO_SLOW],
+    ).select_related("test")
+    for row in rows:
+        if row.verdict == "TIME_LIMIT":
+            cost = TIMED_OUT
+        elif row.verdict != "OK" or row.cost is None:
+            continue
+        elif calibration is not None and row.measured_at < calibration.created_at:
+            cost = calibration.slope * row.cost + calibration.intercept
+        else:
+            cost = row.cost
+        references.setdefault(row.test.name, []).append(Measured(cost, True))
+    return references
+
+
+def rank_against_stored(
+    problem: Problem, program: dict[str, Measured], mode: str = "cpu"
+) -> float | None:
+    """Speed percentile of a program measured now against the stored (corrected) references
+    on the tests it ran (see workers.execution.ranking)."""
+    references = stored_references(problem, mode)
+    tests = [name for name in program if name in references]
+    per_reference = [{name: measured} for name in tests for measured in references[name]]
+    return speed_percentile(program, per_reference, tests)
+
+
+def _calibration_problems(mode: str, slugs: list[str], limit: int | None) -> list[Problem]:
+    ids = (
+        ReferenceRuntime.objects.filter(purpose="build", mode=mode, verdict="OK")
+        .values_list("test__problem", flat=True)
+        .distinct()
+    )
+    problems = Problem.objects.filter(pk__in=ids).order_by("slug")
+    if slugs:
+        problems = problems.filter(slug__in=slugs)
+    return list(problems[:limit] if limit else problems)
+
+
+def do_calibrate(
+    *,
+    limit: int | None = None,
+    slugs: list[str] | None = None,
+    mode: str = "cpu",
+    repeats: int = 3,
+    on_progress: Callable[[int, int, str], None] | None = None,
+) -> Calibration:
+    """Re-measure the stored references of some problems now, fit the drift and store the
+    fit (with its points) as the newest calibration.
+
+    1. Take the problems with stored runtimes in `mode` (the first `limit` by slug, or
+       `slugs`).
+    2. For each, regenerate its measured tests and run the references that finished there,
+       interleaved, `repeats` times; store those runtimes (purpose "calibration").
+    3. Fit new ≈ a·old + b over every (stored, new) pair; Spearman before and after.
+    """
+    problems = _calibration_problems(mode, slugs or [], limit)
+    if not problems:
+        raise ValueError("problems: no problem has stored reference runtimes; run build_dataset")
+    machine, facts, pairs = machine_fingerprint(), machine_facts(), []
+    for index, problem in enumerate(problems):
+        if on_progress is not None:
+            on_progress(index, len(problems), problem.slug)
+        stored = list(
+            ReferenceRuntime.objects.filter(
+                test__problem=problem, purpose="build", mode=mode, verdict="OK"
+            ).select_related("test", "test__generator", "solution")
+        )
+        tests = {row.test.pk: row.test for row in stored}
+        solutions = {row.solution.pk: row.solution for row in stored}
+        with tempfile.TemporaryDirectory(prefix="codeopt-calibrate-") as folder:
+            cases = [
+                Case(test.name, *materialize_test(test, Path(folder)), test.kind)
+                for test in tests.values()
+            ]
+            slowest = max(row.cost for row in stored)
+            reports = measure(
+                [Program(s.name, s.code, s.language) for s in solutions.values()],
+                cases,
+                limits=Limits(cpu_seconds=4 * slowest + 1, wall_seconds=12 * slowest + 3),
+                mode=mode,
+                repeats=repeats,
+                checker=CheckerSettings(**problem.checker),
+            )
+        now = timezone.now()
+        fresh = {
+            (name, result.name): result
+            for name, report in reports.items()
+            for result in report.tests
+        }
+        new_rows = []
+        for row in stored:
+            result = fresh[(row.solution.name, row.test.name)]
+            cost = cost_of(result, mode) if result.verdict == "OK" else None
+            new_rows.append(
+                ReferenceRuntime(
+                    solution=row.solution,
+                    test=row.test,
+                    mode=mode,
+                    verdict=result.verdict,
+                    cost=cost,
+                    samples=list(result.cpu_samples if mode == "cpu" else result.wall_samples),
+                    measured_at=now,
+                    machine=machine,
+                    machine_facts=facts,
+                    purpose="calibration",
+                )
+            )
+            if cost is not None:
+                pairs.append(
+                    Pair(row.solution.name, f"{problem.slug}/{row.test.name}", row.cost, cost)
+                )
+        ReferenceRuntime.objects.bulk_create(new_rows)
+    fit = fit_drift(pairs)
+    return Calibration.objects.create(
+        mode=mode,
+        machine=machine,
+        slope=fit.slope,
+        intercept=fit.intercept,
+        spearman_before=fit.spearman_before,
+        spearman_after=fit.spearman_after,
+        pairs=fit.pairs,
+        points=[[p.old, p.new, p.solution, p.test] for p in pairs],
+        problem_slugs=[p.slug for p in problems],
+    )

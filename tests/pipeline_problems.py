@@ -8,7 +8,8 @@ from problems.pipeline import PipelineConfig, SourceProblem, SourceSolution, Sou
 from workers.execution.checker import CheckerSettings
 from workers.execution.samples import FAST, MEDIUM, SLOW, write_sum_package
 
-# SIZE s gives 2,000·s numbers: at SIZE=100 the slow reference needs about 0.3 s of CPU
+# SIZE s gives 2,000·s numbers: at SIZE=100 the slow reference needs about 0.3 s of CPU, so
+# with a 0.6 s target the size search stops at 100 whatever the load
 RANDOM_GEN = (
     "import random, sys\nseed, size = int(sys.argv[1]), int(sys.argv[2])\n"
     "rng = random.Random(seed)\nn = size * 2000\nprint(n)\n"
@@ -21,7 +22,7 @@ CRASHING_GEN = "raise SystemExit('no input for you')\n"
 # (all 7s), wrong on most generated inputs
 POSITIVE_ONLY = FAST.replace("print(sum(nums))", "print(sum(abs(x) for x in nums))")
 
-FAST_CONFIG = PipelineConfig(slow_target_s=0.3, repeats=2, generator_candidates=2)
+FAST_CONFIG = PipelineConfig(slow_target_s=0.6, repeats=2, generator_candidates=2)
 
 
 def sum_problem(

@@ -51,12 +51,12 @@ def test_the_size_search_stops_where_the_slowest_reference_meets_the_target(tmp_
     search = outcome.report["optimization"]["generators"]["random"]
     probes = search["probes"]
     assert 2 <= len(probes) <= 5 and probes[0]["size"] == 100
-    assert probes[0]["slowest_s"] > 0.08
+    assert probes[0]["slowest_s"] is None or probes[0]["slowest_s"] > 0.08  # None: timed out
     assert search["size"] < 100
     chosen = next(p for p in probes if p["size"] == search["size"])
     assert chosen["slowest_s"] <= 0.08
     larger = [p for p in probes if p["size"] > search["size"]]
-    assert all(p["slowest_s"] > 0.08 for p in larger)
+    assert all(p["slowest_s"] is None or p["slowest_s"] > 0.08 for p in larger)
 
 
 def test_a_problem_whose_correct_reference_fails_is_dropped_at_stage_one(tmp_path):
@@ -75,10 +75,10 @@ def test_looping_and_crashing_generators_are_reported_and_the_others_used(tmp_pa
         tmp_path / "sum",
         generators={"loops": LOOPING_GEN, "crashes": CRASHING_GEN, "random": RANDOM_GEN},
     )
-    config = dataclasses.replace(FAST_CONFIG, generator_candidates=1)
+    config = dataclasses.replace(FAST_CONFIG, generator_candidates=1, generator_cpu_s=1.0)
     outcome = build_problem(problem, config)
     failed = outcome.report["consensus"]["generators"]
-    assert failed["loops"].startswith("SIZE=2: generator ran past its")
+    assert failed["loops"] == "SIZE=2: generator ran past its 1 s limit"
     assert failed["crashes"].startswith("SIZE=2: generator failed (exit 1): no input for you")
     assert {t.generator for t in outcome.new_tests} == {"random"}
     assert outcome.kept

@@ -28,6 +28,8 @@ class PipelineConfig:
     or by running past this)."""
     generator_candidates: int = 3
     """Stage 2: C candidate inputs per generator (G generators give G x C candidates)."""
+    generator_cpu_s: float = 20.0
+    """CPU seconds a generator may use for one input (one that loops is stopped there)."""
     correctness_sizes: tuple[int, ...] = (2, 8, 25)
     """Stage 2: the SIZE argument of the candidates, cycled (small: they check correctness)."""
     min_agree: int = 2
@@ -64,6 +66,7 @@ class PipelineConfig:
         positive = (
             "max_references",
             "verify_time_factor",
+            "generator_cpu_s",
             "min_agree",
             "slow_target_s",
             "max_probes",

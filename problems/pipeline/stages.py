@@ -158,7 +158,9 @@ class ProblemBuilder:
     # -- stage 2 -------------------------------------------------------------------------
     def _generate(self, name: str, code: str, seed: int, size: int) -> Case | None:
         path = self.workdir / f"{name}-{seed}-{size}.in"
-        generated = run_generator(code, seed, size, path, workdir=self.workdir)
+        cpu = self.config.generator_cpu_s
+        limits = Limits(cpu_seconds=cpu, wall_seconds=2 * cpu + 5, memory_mb=2048, output_mb=256)
+        generated = run_generator(code, seed, size, path, limits=limits, workdir=self.workdir)
         self.outcome.executions += 1
         if not generated.ok:
             self.failed_generators[name] = f"SIZE={size}: {generated.message}"
@@ -298,7 +300,13 @@ class ProblemBuilder:
             if probe is None:
                 return False
             slowest, fastest = max(probe[3].values()), min(probe[3].values())
-            probes.append({"size": size, "slowest_s": slowest, "fastest_s": fastest})
+            probes.append(
+                {
+                    "size": size,
+                    "slowest_s": slowest if math.isfinite(slowest) else None,  # None: timed out
+                    "fastest_s": fastest if math.isfinite(fastest) else None,
+                }
+            )
             if slowest <= target:
                 found = (size, probe)
                 return True

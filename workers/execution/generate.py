@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import signal
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +53,10 @@ def run_generator(
             stderr_path=root / "stderr",
         )
         written = output_path.stat().st_size
-        if run.timed_out_wall or (run.cpu_s == run.cpu_s and run.cpu_s > limits.cpu_seconds):
+        over_cpu = run.signal == signal.SIGXCPU or (
+            run.cpu_s == run.cpu_s and run.cpu_s > limits.cpu_seconds  # (NaN when killed)
+        )
+        if run.timed_out_wall or over_cpu:
             message = f"generator ran past its {limits.cpu_seconds:g} s limit"
         elif written >= limits.output_mb * 1024 * 1024:
             message = f"generator output over {limits.output_mb} MB"
