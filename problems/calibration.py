@@ -16,6 +16,7 @@ with the stored runtimes as they are, after with a·old + b.
 from __future__ import annotations
 
 import math
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -68,7 +69,9 @@ def rank_agreement(pairs: list[Pair], corrected: dict[tuple[str, str], float]) -
     stored, fresh = _leave_one_out(pairs, corrected)
     if len(stored) < 3:
         return None
-    rho = spearmanr(stored, fresh).statistic
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # constant input: rho is NaN, handled below
+        rho = spearmanr(stored, fresh).statistic
     return None if math.isnan(rho) else float(rho)
 
 

@@ -14,7 +14,7 @@ from problems.pipeline import split_of
 from tests.conftest import wait_until
 from tests.pipeline_problems import FAST_CONFIG, RANDOM_GEN
 from workers.execution.fingerprint import machine_fingerprint
-from workers.execution.samples import write_sum_package
+from workers.execution.samples import MEDIUM, write_sum_package
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,6 +23,7 @@ def import_sum(tmp_path, name: str = "sum", generator: str = RANDOM_GEN) -> Prob
     root = write_sum_package(tmp_path / name)
     (root / "generators").mkdir()
     (root / "generators" / "random.py").write_text(generator)
+    (root / "submissions" / "accepted" / "medium.py").write_text(MEDIUM)
     services.do_import_packages(root)
     return Problem.objects.get(slug=name)
 
@@ -62,7 +63,7 @@ def test_a_build_stores_tests_runtimes_outcomes_and_its_funnel(tmp_path):
     assert optimization.regenerate and bytes(optimization.input_gz) == b""
     assert optimization.input_bytes > 400_000 and len(optimization.input_sha256) == 64
     runtimes = ReferenceRuntime.objects.filter(test=optimization)
-    assert runtimes.count() == 3  # fast, slow and the wrong one
+    assert runtimes.count() == 4  # fast, medium, slow and the wrong one
     assert {r.machine for r in runtimes} == {machine_fingerprint()}
     assert all(r.measured_at >= build.created_at for r in runtimes)
     slow = runtimes.get(solution__name="accepted/slow.py")
@@ -76,7 +77,7 @@ def test_rebuilding_replaces_the_generated_tests_and_never_duplicates(tmp_path):
     first = sorted(problem.tests.values_list("name", "input_sha256"))
     run_build(["sum"])
     assert sorted(problem.tests.values_list("name", "input_sha256")) == first  # same seeds
-    assert ReferenceRuntime.objects.count() == 3
+    assert ReferenceRuntime.objects.count() == 4
     assert ProblemBuild.objects.filter(problem=problem).count() == 2  # one per build
 
 
