@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
 from codeopt_site.views import healthz
+from problems import views as problem_views
 from runs import views as run_views
 from runs.api import RunViewSet
 from workers import views as worker_views
@@ -18,6 +19,11 @@ urlpatterns = [
     path("runs/<int:run_id>/", run_views.run_detail, name="run-detail"),
     path("timing/", worker_views.timing_page, name="timing"),
     path("timing/data.json", worker_views.timing_data, name="timing-data"),
+    path("problems/", problem_views.problem_list, name="problem-list"),
+    path("problems/<slug:slug>/", problem_views.problem_detail, name="problem-detail"),
+    path("dataset/", problem_views.dataset_page, name="dataset"),
+    path("dataset/builds.json", problem_views.dataset_data, name="dataset-data"),
+    path("dataset/calibration/", problem_views.calibration_page, name="calibration"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include(router.urls)),

@@ -1,0 +1,112 @@
+"""Problem-set pages: list, problem, dataset builds (funnel), calibration."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
+from markdown_it import MarkdownIt
+
+from problems import reads, services
+from problems.models import Calibration, DatasetBuild, Problem
+from problems.pipeline import PipelineConfig
+
+# Statements come from imported data: CommonMark with raw HTML disabled, so markup in a
+# statement is shown as text, never run.
+MARKDOWN = MarkdownIt("commonmark", {"html": False})
+BUILD_FORM_FIELDS = (
+    "slow_target_s",
+    "repeats",
+    "generator_candidates",
+    "min_ratio",
+    "min_rank_stability",
+    "test_fraction",
+)
+
+
+@login_required
+def problem_list(request):
+    filters, error = reads.ProblemFilters.from_query(request.GET)
+    return render(
+        request,
+        "problems/problem_list.html",
+        {
+            "problems": reads.problems(filters),
+            "filters": filters,
+            "error": error,
+            **reads.filter_choices(),
+        },
+    )
+
+
+@login_required
+def problem_detail(request, slug: str):
+    problem = get_object_or_404(Problem, slug=slug)
+    latest = reads.latest_problem_build(problem)
+    return render(
+        request,
+        "problems/problem_detail.html",
+        {
+            "problem": problem,
+            "statement": mark_safe(MARKDOWN.render(problem.statement)),  # noqa: S308 (html off)
+            "tests": problem.tests.select_related("generator").defer("input_gz", "answer_gz"),
+            "solutions": problem.solutions.order_by("verdict_label", "name"),
+            "latest": latest,
+            "runtimes": reads.runtime_points(problem),
+        },
+    )
+
+
+@login_required
+def dataset_page(request):
+    error = None
+    defaults = PipelineConfig().as_dict()
+    values = {name: defaults[name] for name in BUILD_FORM_FIELDS}
+    values["problems"] = ""
+    if request.method == "POST":
+        values = {name: request.POST.get(name, "").strip() for name in BUILD_FORM_FIELDS}
+        values["problems"] = request.POST.get("problems", "")
+        settings = {k: v for k, v in values.items() if k != "problems" and v != ""}
+        try:
+            config, slugs = services.check_build_request(settings, values["problems"].split())
+            services.do_create_build(config, slugs, started_by=request.user.username)
+            return redirect("dataset")
+        except ValueError as exc:
+            error = str(exc)
+    builds = DatasetBuild.objects.all()
+    selected = (
+        builds.filter(pk=request.GET.get("build") or 0).first()
+        or builds.filter(status="done").first()
+    )
+    return render(
+        request,
+        "problems/dataset.html",
+        {
+            "error": error,
+            "values": values,
+            "selected": selected,
+            "outcomes": selected.problems.select_related("problem") if selected else [],
+            "funnel": selected.funnel if selected else [],
+        },
+    )
+
+
+@login_required
+def dataset_data(request):
+    return JsonResponse({"builds": [reads.build_row(b) for b in DatasetBuild.objects.all()[:50]]})
+
+
+@login_required
+def calibration_page(request):
+    calibrations = Calibration.objects.all()
+    selected = calibrations.filter(pk=request.GET.get("id") or 0).first() or calibrations.first()
+    return render(
+        request,
+        "problems/calibration.html",
+        {
+            "calibrations": calibrations[:50],
+            "selected": selected,
+            "selected_data": reads.calibration_row(selected) if selected else None,
+        },
+    )

@@ -1,0 +1,47 @@
+// Dataset page: the funnel of the selected build, and the builds with live progress.
+"use strict";
+(() => {
+  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const fmt = (v, d = 1) => (v === null || v === undefined ? "–" : Number(v).toFixed(d));
+  const funnel = JSON.parse(document.getElementById("funnel-data").textContent);
+  const stages = funnel.filter(([name]) => name !== "train" && name !== "test");
+  const split = funnel.filter(([name]) => name === "train" || name === "test");
+  const traces = [{ type: "funnel", name: "problems", y: stages.map(([n]) => n), x: stages.map(([, c]) => c),
+    textinfo: "value+percent initial", marker: { color: "#1f77b4" } }];
+  for (const [name, count] of split) {
+    traces.push({ type: "funnel", name: `${name} split`, y: ["split (train / test)"], x: [count],
+      textinfo: `value+text`, text: [name], marker: { color: name === "train" ? "#2ca02c" : "#9467bd" } });
+  }
+  Plotly.newPlot("chart-funnel", traces, {
+    title: { text: "Problems passing each stage (count; % of candidates)", font: { size: 14 } },
+    height: 360, margin: { l: 220, r: 20, t: 40, b: 40 }, funnelmode: "stack",
+    xaxis: { title: { text: "problems" } },
+    annotations: funnel.length ? [] : [{ text: "no finished build yet", showarrow: false,
+      xref: "paper", yref: "paper", x: 0.5, y: 0.5 }],
+  }, { displaylogo: false, responsive: true });
+
+  function table(builds) {
+    const body = document.querySelector("#builds tbody");
+    body.innerHTML = "";
+    for (const b of builds) {
+      const tr = document.createElement("tr");
+      tr.dataset.status = b.status;
+      const kept = b.funnel.length ? b.funnel.find(([n]) => n === "time-discriminative")[1] : null;
+      const rate = b.wall_seconds ? b.executions / b.wall_seconds : null;
+      const cells = [`<a href="?build=${b.id}">#${b.id}</a>`, esc(b.created_at.slice(0, 19).replace("T", " ")),
+        esc(b.started_by || "–"),
+        `<span class="status status-${esc(b.status)}">${esc(b.status)}</span>${b.error ? ` <span class="error">${esc(b.error)}</span>` : ""}`,
+        `<progress max="1" value="${b.progress}"></progress> ${fmt(100 * b.progress, 0)}% <small>${esc(b.stage)}</small>`,
+        String(b.executions), fmt(b.wall_seconds), fmt(rate), kept === null ? "–" : String(kept)];
+      tr.innerHTML = cells.map((c) => `<td>${c}</td>`).join("");
+      body.appendChild(tr);
+    }
+  }
+
+  async function refresh() {
+    const response = await fetch("/dataset/builds.json", { credentials: "same-origin" });
+    if (response.ok) table((await response.json()).builds);
+  }
+  refresh();
+  setInterval(refresh, 2000);
+})();
