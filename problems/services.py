@@ -67,9 +67,31 @@ class ImportReport:
         self.warnings += [(imported.slug, warning) for warning in imported.warnings]
 
 
+def _sync(model, problem: Problem, existing, rows: dict[str, dict]) -> None:
+    """Make `existing` (a queryset of `model` rows of `problem`, keyed by name) hold exactly
+    `rows`: update those present, create the new, delete the rest. A few queries in all."""
+    current = {row.name: row for row in existing}
+    created, updated = [], []
+    for name, fields in rows.items():
+        row = current.get(name)
+        if row is None:
+            created.append(model(problem=problem, name=name, **fields))
+            continue
+        for attribute, value in fields.items():
+            setattr(row, attribute, value)
+        updated.append(row)
+    stale = [row.pk for name, row in current.items() if name not in rows]
+    if stale:
+        model.objects.filter(pk__in=stale).delete()
+    model.objects.bulk_create(created, batch_size=200)
+    if updated:
+        model.objects.bulk_update(updated, list(next(iter(rows.values()))), batch_size=100)
+
+
 def do_store_problem(imported: ImportedProblem) -> bool:
     """Create or update one problem with everything it owns, in one transaction; True if
-    created. Tests, generators and solutions no longer in the package are removed."""
+    created. Imported tests, generators and solutions no longer in the source are removed;
+    the tests a dataset build generated stay (unless their generator went)."""
     with transaction.atomic():
         problem, created = Problem.objects.update_or_create(
             slug=imported.slug,
@@ -88,35 +110,36 @@ def do_store_problem(imported: ImportedProblem) -> bool:
                 origin=imported.origin,
             ),
         )
-        generators = {}
         for name, code in imported.generators.items():
-            generators[name], _ = InputGenerator.objects.update_or_create(
+            InputGenerator.objects.update_or_create(
                 problem=problem, name=name, defaults={"code": code}
             )
-        problem.generators.exclude(name__in=list(imported.generators)).delete()
-        for test in imported.tests:
-            ProblemTest.objects.update_or_create(
-                problem=problem,
-                name=test.name,
-                defaults=dict(
+        gone = problem.generators.exclude(name__in=list(imported.generators))
+        problem.tests.filter(generator__in=gone).delete()  # made by a generator that went
+        gone.delete()
+        _sync(
+            ProblemTest,
+            problem,
+            problem.tests.filter(generator=None),
+            {
+                test.name: dict(
                     kind=test.kind,
                     input_gz=gzip.compress(test.input, 6),
                     answer_gz=gzip.compress(test.answer, 6),
                     input_bytes=len(test.input),
-                    generator=None,
-                    seed=None,
-                    size=None,
-                    regenerate=False,
-                ),
-            )
-        problem.tests.exclude(name__in=[t.name for t in imported.tests]).delete()
-        for solution in imported.solutions:
-            ReferenceSolution.objects.update_or_create(
-                problem=problem,
-                name=solution["name"],
-                defaults={k: solution[k] for k in ("language", "code", "verdict_label")},
-            )
-        problem.solutions.exclude(name__in=[s["name"] for s in imported.solutions]).delete()
+                )
+                for test in imported.tests
+            },
+        )
+        _sync(
+            ReferenceSolution,
+            problem,
+            problem.solutions.all(),
+            {
+                s["name"]: {k: s[k] for k in ("language", "code", "verdict_label")}
+                for s in imported.solutions
+            },
+        )
     return created
 
 

@@ -137,3 +137,16 @@ def test_a_real_worker_runs_a_build_queued_from_the_command(tmp_path, celery_wor
     assert build.status == "done", build.error
     assert dict(build.funnel)["time-discriminative"] == 1
     assert ProblemTest.objects.filter(problem__slug="sum", kind="optimization").exists()
+
+
+def test_re_importing_a_problem_keeps_the_tests_its_build_made(tmp_path):
+    problem = import_sum(tmp_path)
+    run_build(["sum"])
+    generated = sorted(problem.tests.exclude(generator=None).values_list("name", flat=True))
+    services.do_import_packages(tmp_path / "sum")
+    assert sorted(problem.tests.exclude(generator=None).values_list("name", flat=True)) == generated
+    assert ReferenceRuntime.objects.filter(test__problem=problem).count() == 4
+    (tmp_path / "sum" / "generators" / "random.py").unlink()  # its generator goes: its tests go
+    services.do_import_packages(tmp_path / "sum")
+    assert not problem.tests.exclude(generator=None).exists()
+    assert problem.tests.count() == 3  # the package's own

@@ -1,0 +1,33 @@
+# Hand-written top-down merge sort in Python: O(n log n) with interpreted merging.
+import sys
+
+
+def merge_sort(a):
+    if len(a) <= 1:
+        return a
+    mid = len(a) // 2
+    left = merge_sort(a[:mid])
+    right = merge_sort(a[mid:])
+    merged = []
+    i = j = 0
+    nl, nr = len(left), len(right)
+    while i < nl and j < nr:
+        if left[i] <= right[j]:
+            merged.append(left[i])
+            i += 1
+        else:
+            merged.append(right[j])
+            j += 1
+    merged.extend(left[i:])
+    merged.extend(right[j:])
+    return merged
+
+
+def main():
+    data = sys.stdin.read().split()
+    n = int(data[0])
+    values = [int(x) for x in data[1:1 + n]]
+    print(" ".join(map(str, merge_sort(values))))
+
+
+main()
