@@ -39,5 +39,9 @@ for _ in $(seq 1 100); do
   sleep 0.2
 done
 $PY manage.py start_demo_run --url "$URL"
+# A small dataset build, so the Dataset, Problems and Calibration pages show measured data.
+$PY manage.py build_dataset --queue --problems big-sum count-inversions sort-numbers \
+  --set slow_target_s=0.3 --set repeats=2
+echo "  dataset     : a build of 3 pack problems is queued: ${URL}/dataset/"
 echo "  running     : server and worker are up; Ctrl-C stops both."
 wait -n "${pids[@]}"
