@@ -31,7 +31,7 @@ trap stop INT TERM EXIT
 
 $PY -m daphne -b 127.0.0.1 -p "$PORT" --access-log var/access.log codeopt_site.asgi:application &
 pids+=($!)
-$PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing --pool threads --concurrency 2 &
+$PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing --pool threads --concurrency 3 &
 pids+=($!)
 
 for _ in $(seq 1 100); do
