@@ -61,11 +61,19 @@ def test_re_importing_updates_and_never_duplicates(packages):
 
 
 def test_a_bad_package_is_skipped_with_its_reason_and_the_rest_imports(packages):
-    (packages / "sum" / "data" / "secret" / "0.ans").unlink()
+    (packages / "sum" / "problem.yaml").write_text("name: [unclosed\n")
     report = services.do_import_packages(packages)
     assert report.created == ["sum-two"]
-    assert report.skipped == [("sum", "sum: no .ans file for 0.ans")]
+    assert len(report.skipped) == 1 and report.skipped[0][1].startswith("sum/problem.yaml: ")
     assert not Problem.objects.filter(slug="sum").exists()
+
+
+def test_a_test_without_its_answer_is_left_out_and_reported_against_its_problem(packages):
+    (packages / "sum" / "data" / "secret" / "0.ans").unlink()
+    report = services.do_import_packages(packages)
+    assert sorted(report.created) == ["sum", "sum-two"] and not report.skipped
+    assert report.warnings == [("sum", "test secret/0: no expected output (.ans); test left out")]
+    assert not ProblemTest.objects.filter(problem__slug="sum", name="secret/0").exists()
 
 
 def test_an_oversized_test_is_left_out_and_reported_against_its_problem(packages, monkeypatch):

@@ -47,6 +47,7 @@ class ProblemPackage:
     validator_sources: list[Path] = field(default_factory=list)  # custom checker, C++
     validator_flags: list[str] = field(default_factory=list)
     solutions: list[Solution] = field(default_factory=list)
+    missing_answers: list[str] = field(default_factory=list)  # tests left out (no .ans)
 
     def solutions_in(self, verdict_dir: str) -> list[Solution]:
         return [s for s in self.solutions if s.verdict_dir == verdict_dir]
@@ -59,7 +60,7 @@ class ProblemPackage:
         return optimization or [t.name for t in self.tests if t.kind != "sample"]
 
 
-def _tests(root: Path) -> list[Case]:
+def _tests(root: Path, skip_missing_answers: bool) -> tuple[list[Case], list[str]]:
     cases = []
     data = root / "data"
     if data.is_dir():
@@ -73,12 +74,16 @@ def _tests(root: Path) -> list[Case]:
         for path in sorted((root / "tests").glob("*.in")):
             kind = "sample" if path.name.startswith("sample") else "correctness"
             cases.append(Case(path.stem, path, path.with_suffix(".ans"), kind))
-    missing = [c.answer_path.name for c in cases if not c.answer_path.exists()]
-    if missing:
-        raise PackageError(f"{root.name}: no .ans file for {', '.join(missing[:5])}")
+    missing = [c.name for c in cases if not c.answer_path.exists()]
+    if missing and not skip_missing_answers:
+        names = ", ".join(f"{name.rsplit('/', 1)[-1]}.ans" for name in missing[:5])
+        raise PackageError(f"{root.name}: no .ans file for {names}")
+    cases = [c for c in cases if c.name not in missing]
     if not cases:
-        raise PackageError(f"{root.name}: no tests in data/sample, data/secret or tests/")
-    return cases
+        raise PackageError(
+            f"{root.name}: no tests with answers in data/sample, data/secret or tests/"
+        )
+    return cases, missing
 
 
 def _solutions(root: Path) -> list[Solution]:
@@ -106,7 +111,10 @@ def _time_limit(root: Path, meta: dict) -> float:
     return float(limits.get("time_limit", DEFAULT_TIME_LIMIT))
 
 
-def load_package(root: Path) -> ProblemPackage:
+def load_package(root: Path, *, skip_missing_answers: bool = False) -> ProblemPackage:
+    """The package at `root`; PackageError naming the file at fault. A test without its
+    .ans is an error, or with `skip_missing_answers` left out and listed in
+    `missing_answers` (the importer reports it against the problem)."""
     root = Path(root)
     yaml_path = root / "problem.yaml"
     if not yaml_path.exists():
@@ -135,11 +143,13 @@ def load_package(root: Path) -> ProblemPackage:
             checker = parse_validator_flags(flags)
         except ValueError as exc:
             raise PackageError(f"{root.name}/problem.yaml: {exc}") from None
+    tests, missing = _tests(root, skip_missing_answers)
     return ProblemPackage(
         root=root,
         name=str(name),
         time_limit_s=_time_limit(root, meta),
-        tests=_tests(root),
+        tests=tests,
+        missing_answers=missing,
         checker=checker,
         validator_sources=validator_sources,
         validator_flags=flags.split() if validator_sources else [],
