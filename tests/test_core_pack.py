@@ -35,6 +35,16 @@ def test_the_pack_covers_every_kind_of_speedup():
     assert SPEEDUP_KINDS <= kinds, SPEEDUP_KINDS - kinds
 
 
+def test_the_pack_has_thirty_problems_ten_of_them_with_two_cpp_solutions():
+    assert len(PROBLEMS) >= 30
+    with_cpp = [
+        slug
+        for slug in PROBLEMS
+        if len(list((PACK / slug / "submissions" / "accepted").glob("*.cpp"))) >= 2
+    ]
+    assert len(with_cpp) >= 10, with_cpp
+
+
 @pytest.mark.parametrize("slug", PROBLEMS)
 def test_a_problem_is_complete(slug):
     root = PACK / slug
