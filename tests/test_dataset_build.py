@@ -12,9 +12,9 @@ from problems import services
 from problems.models import DatasetBuild, Problem, ProblemBuild, ProblemTest, ReferenceRuntime
 from problems.pipeline import split_of
 from tests.conftest import wait_until
-from tests.pipeline_problems import FAST_CONFIG, RANDOM_GEN
+from tests.pipeline_problems import FAST_CONFIG, MIDDLE, RANDOM_GEN
 from workers.execution.fingerprint import machine_fingerprint
-from workers.execution.samples import MEDIUM, write_sum_package
+from workers.execution.samples import write_sum_package
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,7 +23,7 @@ def import_sum(tmp_path, name: str = "sum", generator: str = RANDOM_GEN) -> Prob
     root = write_sum_package(tmp_path / name)
     (root / "generators").mkdir()
     (root / "generators" / "random.py").write_text(generator)
-    (root / "submissions" / "accepted" / "medium.py").write_text(MEDIUM)
+    (root / "submissions" / "accepted" / "middle.py").write_text(MIDDLE)
     services.do_import_packages(root)
     return Problem.objects.get(slug=name)
 
@@ -63,7 +63,7 @@ def test_a_build_stores_tests_runtimes_outcomes_and_its_funnel(tmp_path):
     assert optimization.regenerate and bytes(optimization.input_gz) == b""
     assert optimization.input_bytes > 400_000 and len(optimization.input_sha256) == 64
     runtimes = ReferenceRuntime.objects.filter(test=optimization)
-    assert runtimes.count() == 4  # fast, medium, slow and the wrong one
+    assert runtimes.count() == 4  # fast, middle, slow and the wrong one
     assert {r.machine for r in runtimes} == {machine_fingerprint()}
     assert all(r.measured_at >= build.created_at for r in runtimes)
     slow = runtimes.get(solution__name="accepted/slow.py")

@@ -12,11 +12,12 @@ from tests.pipeline_problems import (
     CRASHING_GEN,
     FAST_CONFIG,
     LOOPING_GEN,
+    MIDDLE,
     POSITIVE_ONLY,
     RANDOM_GEN,
     sum_problem,
 )
-from workers.execution.samples import FAST, MEDIUM
+from workers.execution.samples import FAST
 
 
 def test_a_good_problem_passes_every_stage(tmp_path):
@@ -29,12 +30,12 @@ def test_a_good_problem_passes_every_stage(tmp_path):
         ("optimization", "random", 100),  # the slow reference needs ~0.3 s only at the top
     ]
     optimization = outcome.new_tests[-1]
-    assert sorted(optimization.agreeing) == ["fast", "medium", "slow"]
+    assert sorted(optimization.agreeing) == ["fast", "middle", "slow"]
     assert optimization.seed == derive_seed("sum", "random", "optimization", 100, 0)
     assert outcome.report["consensus"]["wrong_caught"] == ["off"]
     # every reference, the wrong one included, measured on the optimization test
     verdicts = {r.solution: r.verdict for r in outcome.runtimes}
-    assert verdicts == {"fast": "OK", "medium": "OK", "slow": "OK", "off": "WRONG_ANSWER"}
+    assert verdicts == {"fast": "OK", "middle": "OK", "slow": "OK", "off": "WRONG_ANSWER"}
     slow = next(r for r in outcome.runtimes if r.solution == "slow")
     assert len(slow.samples) == FAST_CONFIG.repeats
     assert outcome.discrimination > FAST_CONFIG.min_ratio  # ~7x: a loop doing 20x the work
@@ -81,20 +82,20 @@ def test_looping_and_crashing_generators_are_reported_and_the_others_used(tmp_pa
     assert failed["loops"] == "SIZE=2: generator ran past its 1 s limit"
     assert failed["crashes"].startswith("SIZE=2: generator failed (exit 1): no input for you")
     assert {t.generator for t in outcome.new_tests} == {"random"}
-    assert outcome.kept
+    assert outcome.stage_reached >= 3  # the optimization test came from "random"
 
 
 def test_a_reference_out_of_consensus_is_named_and_no_majority_drops_the_test(tmp_path):
     # three "correct" references: two agree, one only looks right on the package's tests
     problem = sum_problem(
         tmp_path / "sum",
-        accepted={"fast": FAST, "medium": MEDIUM, "positive": POSITIVE_ONLY},
+        accepted={"fast": FAST, "middle": MIDDLE, "positive": POSITIVE_ONLY},
     )
     outcome = build_problem(problem, FAST_CONFIG)
     consensus = outcome.report["consensus"]
     assert consensus["references_out_of_consensus"] == ["positive"]
     assert all(c["disagreeing"] == ["positive"] for c in consensus["candidates"])
-    assert all(sorted(t.agreeing) == ["fast", "medium"] for t in outcome.new_tests)
+    assert all(sorted(t.agreeing) == ["fast", "middle"] for t in outcome.new_tests)
     # with only two references and one of them wrong, nothing has a majority
     two = sum_problem(tmp_path / "two", accepted={"fast": FAST, "positive": POSITIVE_ONLY})
     dropped = build_problem(two, FAST_CONFIG)
