@@ -16,6 +16,10 @@ RANDOM_GEN = (
     "print(' '.join(str(rng.randint(-9, 9)) for _ in range(n)))\n"
 )
 WORST_GEN = RANDOM_GEN.replace("rng.randint(-9, 9)", "9")
+SUM_CPP = (
+    '#include <cstdio>\nint main(){long long n,s=0,x;scanf("%lld",&n);'
+    'while(scanf("%lld",&x)==1)s+=x;printf("%lld\\n",s);}\n'
+)
 LOOPING_GEN = "while True:\n    pass\n"
 CRASHING_GEN = "raise SystemExit('no input for you')\n"
 # correct on every input whose numbers are all non-negative: right on the package's tests
@@ -35,6 +39,7 @@ def sum_problem(
     generators: dict[str, str] | None = None,
     accepted: dict[str, str] | None = None,
     wrong: dict[str, str] | None = None,
+    cpp: dict[str, str] | None = None,
     slug: str = "sum",
 ) -> SourceProblem:
     write_sum_package(root)
@@ -46,6 +51,7 @@ def sum_problem(
     wrong = wrong if wrong is not None else {"off": "print(0)\n"}
     solutions = [SourceSolution(n, "python", c, "accepted") for n, c in accepted.items()]
     solutions += [SourceSolution(n, "python", c, "wrong") for n, c in wrong.items()]
+    solutions += [SourceSolution(n, "cpp", c, "accepted") for n, c in (cpp or {}).items()]
     return SourceProblem(
         slug=slug,
         time_limit_s=2.0,

@@ -15,6 +15,7 @@ from tests.pipeline_problems import (
     MIDDLE,
     POSITIVE_ONLY,
     RANDOM_GEN,
+    SUM_CPP,
     sum_problem,
 )
 from workers.execution.samples import FAST
@@ -107,12 +108,20 @@ def test_a_reference_out_of_consensus_is_named_and_no_majority_drops_the_test(tm
 
 def test_references_of_the_same_speed_are_not_time_discriminative(tmp_path):
     same = {"a": FAST, "b": FAST.replace("nums", "values")}
-    problem = sum_problem(tmp_path / "sum", accepted=same)
+    problem = sum_problem(tmp_path / "sum", accepted=same, cpp={"c.cpp": SUM_CPP})
     config = dataclasses.replace(FAST_CONFIG, slow_target_s=0.05, fast_fraction=1.0)
     outcome = build_problem(problem, config)
     assert (outcome.kept, outcome.stage_reached) == (False, 3)
     assert outcome.reason.startswith("slowest/fastest = 1.")
-    assert outcome.runtimes  # measured, and stored for the problem page even so
+    # the C++ reference is measured (and stored for the problem page) but does not count:
+    # programs are ranked among references in their own language
+    assert outcome.report["discrimination"]["references"] == ["a", "b"]
+    assert {r.solution for r in outcome.runtimes} == {"a", "b", "c.cpp", "off"}
+    every_language = dataclasses.replace(config, ranking_language="")
+    mixed = build_problem(
+        sum_problem(tmp_path / "mixed", accepted=same, cpp={"c": SUM_CPP}), every_language
+    )
+    assert mixed.discrimination > 2  # C++ next to Python: a ratio that says nothing
 
 
 def test_a_problem_without_generators_stops_before_optimization_tests(tmp_path):

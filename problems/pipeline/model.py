@@ -49,6 +49,10 @@ class PipelineConfig:
     """Stage 4: interleaved runs of every reference on every optimization test."""
     runtime_cap_factor: float = 2.5
     """Stage 4: a run is stopped at runtime_cap_factor x T_slow (too-slow references)."""
+    ranking_language: str = "python"
+    """Stage 4: the language whose correct references decide discrimination (a program is
+    ranked among references in its own language; C++ next to Python would make every ratio
+    huge). Empty: all languages together."""
     min_ratio: float = 2.0
     """Stage 4: keep a problem when slowest / fastest correct reference (median over its
     optimization tests) reaches this."""

@@ -399,7 +399,8 @@ class ProblemBuilder:
                     )
                 )
         ratios, stabilities, noise = [], [], []
-        correct = {p.name for p in self.correct}
+        language = config.ranking_language
+        correct = {p.name for p in self.correct if not language or p.language == language}
         for case in cases:
             samples = {
                 r.solution: r.samples
@@ -419,11 +420,14 @@ class ProblemBuilder:
                 rho = spearmanr([s[repeat] for s in samples.values()], order).statistic
                 stabilities.append(0.0 if math.isnan(rho) else float(rho))
         report = self.outcome.report["discrimination"] = {
+            "language": language or "all",
+            "references": sorted(correct),
             "ratios": ratios,
             "relative_noise": statistics.median(noise) if noise else None,
         }
         if not ratios:
-            return "fewer than 2 correct references finished the optimization tests"
+            among = f"{language} " if language else ""
+            return f"fewer than 2 correct {among}references finished the optimization tests"
         self.outcome.discrimination = statistics.median(ratios)
         self.outcome.rank_stability = statistics.fmean(stabilities)
         report.update(ratio=self.outcome.discrimination, rank_stability=self.outcome.rank_stability)
