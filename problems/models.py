@@ -219,3 +219,8 @@ class Calibration(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    @property
+    def formula(self) -> str:
+        sign = "+" if self.intercept >= 0 else "−"
+        return f"new ≈ {self.slope:.4f}·old {sign} {abs(self.intercept):.4f}"

@@ -85,7 +85,7 @@ def test_calibrate_recovers_a_drift_injected_into_stored_runtimes(tmp_path, caps
     call_command("calibrate", "--problems", "1", "--repeats", "3")
     out = capsys.readouterr().out
     calibration = Calibration.objects.get()
-    assert f"new ≈ {calibration.slope:.4f}·old + {calibration.intercept:.4f}" in out
+    assert f"calibration {calibration.pk}: {calibration.formula} over 3 pairs" in out
     assert calibration.pairs == 3 and calibration.problem_slugs == ["sum"]
     assert 0.3 < calibration.slope < 0.75  # CPU time on this VM moves 4-21% run to run
     # corrected stored costs land near today's, far nearer than uncorrected ones

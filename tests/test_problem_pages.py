@@ -141,11 +141,12 @@ def test_the_calibration_page_shows_the_fit_and_both_spearman_values(client_alic
         points=[[1.0, 0.68, "a", "t"], [2.0, 1.31, "b", "t"], [3.0, 1.94, "c", "t"]],
     )
     html = client_alice.get("/dataset/calibration/").content.decode()
-    assert "new ≈ <b>0.6300</b>·old + <b>0.0530</b> over 3 pairs" in html
+    assert '<b id="formula">new ≈ 0.6300·old + 0.0530</b> over 3 pairs' in html
     assert '<b id="rho-before">0.540</b>' in html and '<b id="rho-after">0.960</b>' in html
     assert f'href="?id={old.pk}"' in html  # the history
     older = client_alice.get(f"/dataset/calibration/?id={old.pk}").content.decode()
-    assert "new ≈ <b>0.9000</b>" in older
+    assert "new ≈ 0.9000·old + 0.0000" in older
+    assert Calibration(slope=1.0, intercept=-0.002).formula == "new ≈ 1.0000·old − 0.0020"
 
 
 def test_a_regenerated_test_is_listed_without_its_input(client_alice):

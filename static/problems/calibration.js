@@ -12,7 +12,7 @@
     { type: "scatter", mode: "markers", name: "(stored, re-measured) pairs", x: olds, y: c.points.map((p) => p[1]),
       text: c.points.map((p) => `${esc(p[2])} on ${esc(p[3])}`), hovertemplate: "%{text}<br>old %{x:.4g}, new %{y:.4g}<extra></extra>",
       marker: { size: 7, color: "#1f77b4" } },
-    { type: "scatter", mode: "lines", name: `fit: new = ${c.slope.toFixed(3)}·old + ${c.intercept.toFixed(3)}`,
+    { type: "scatter", mode: "lines", name: `fit: new = ${c.slope.toFixed(3)}·old ${c.intercept < 0 ? "−" : "+"} ${Math.abs(c.intercept).toFixed(3)}`,
       x: [lo, hi], y: [c.slope * lo + c.intercept, c.slope * hi + c.intercept], line: { color: "#d62728" } },
     { type: "scatter", mode: "lines", name: "no drift (new = old)", x: [lo, hi], y: [lo, hi],
       line: { color: "#7f7f7f", dash: "dot" } },

@@ -46,8 +46,7 @@ class Command(BaseCommand):
             return "n/a" if value is None else f"{value:.3f}"
 
         self.stdout.write(
-            f"calibration {calibration.pk}: new ≈ {calibration.slope:.4f}·old + "
-            f"{calibration.intercept:.4f} over {calibration.pairs} pairs "
+            f"calibration {calibration.pk}: {calibration.formula} over {calibration.pairs} pairs "
             f"({len(calibration.problem_slugs)} problems); Spearman before "
             f"{rho(calibration.spearman_before)}, after {rho(calibration.spearman_after)}"
         )
