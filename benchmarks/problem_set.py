@@ -103,13 +103,17 @@ def import_throughput(count: int, folder: Path) -> dict:
 
 
 def build_pack(slow_target: float) -> dict:
-    from problems.models import DatasetBuild
-    from problems.services import check_build_request, do_import_packages, do_run_build
+    from problems.services import (
+        check_build_request,
+        do_create_build,
+        do_import_packages,
+        do_run_build,
+    )
 
     report_ = do_import_packages(PACK)
     assert not report_.skipped, report_.skipped
     config, slugs = check_build_request({"slow_target_s": slow_target}, [])
-    build = DatasetBuild.objects.create(config=config.as_dict(), problem_slugs=slugs)
+    build = do_create_build(config, slugs, started_by="benchmark", queue=False)
 
     def progress(row) -> None:
         sys.stderr.write(f"\r[{row.progress:6.1%}] {row.stage}\x1b[K")

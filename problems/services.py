@@ -205,14 +205,18 @@ def check_build_request(config_data: dict, slugs: list[str]) -> tuple[PipelineCo
     return config, slugs
 
 
-def do_create_build(config: PipelineConfig, slugs: list[str], started_by: str = "") -> DatasetBuild:
-    """Queue a build; the Celery task starts after the row is committed."""
+def do_create_build(
+    config: PipelineConfig, slugs: list[str], started_by: str = "", *, queue: bool = True
+) -> DatasetBuild:
+    """Record a build; with `queue`, the Celery task starts after the row is committed
+    (without, the caller runs it with do_run_build)."""
     from workers.tasks import run_dataset_build
 
     build = DatasetBuild.objects.create(
         config=config.as_dict(), problem_slugs=slugs, started_by=started_by
     )
-    transaction.on_commit(lambda: run_dataset_build.delay(build.id))
+    if queue:
+        transaction.on_commit(lambda: run_dataset_build.delay(build.id))
     return build
 
 
@@ -444,10 +448,13 @@ def do_calibrate(
        interleaved, `repeats` times; store those runtimes (purpose "calibration").
     3. Fit new ≈ a·old + b over every (stored, new) pair; Spearman before and after.
     """
+    unknown = sorted(set(slugs or []) - set(Problem.objects.values_list("slug", flat=True)))
+    if unknown:
+        raise ValueError(f"slugs: no problem {', '.join(unknown[:5])}")
     problems = _calibration_problems(mode, slugs or [], limit)
     if not problems:
         raise ValueError("problems: no problem has stored reference runtimes; run build_dataset")
-    machine, facts, pairs = machine_fingerprint(), machine_facts(), []
+    machine, facts, pairs, new_rows = machine_fingerprint(), machine_facts(), [], []
     for index, problem in enumerate(problems):
         if on_progress is not None:
             on_progress(index, len(problems), problem.slug)
@@ -478,7 +485,6 @@ def do_calibrate(
             for name, report in reports.items()
             for result in report.tests
         }
-        new_rows = []
         for row in stored:
             result = fresh[(row.solution.name, row.test.name)]
             cost = cost_of(result, mode) if result.verdict == "OK" else None
@@ -500,16 +506,17 @@ def do_calibrate(
                 pairs.append(
                     Pair(row.solution.name, f"{problem.slug}/{row.test.name}", row.cost, cost)
                 )
+    fit = fit_drift(pairs)  # ValueError (too few pairs) before anything is written
+    with transaction.atomic():  # the re-measurements and their fit together, or nothing
         ReferenceRuntime.objects.bulk_create(new_rows)
-    fit = fit_drift(pairs)
-    return Calibration.objects.create(
-        mode=mode,
-        machine=machine,
-        slope=fit.slope,
-        intercept=fit.intercept,
-        spearman_before=fit.spearman_before,
-        spearman_after=fit.spearman_after,
-        pairs=fit.pairs,
-        points=[[p.old, p.new, p.solution, p.test] for p in pairs],
-        problem_slugs=[p.slug for p in problems],
-    )
+        return Calibration.objects.create(
+            mode=mode,
+            machine=machine,
+            slope=fit.slope,
+            intercept=fit.intercept,
+            spearman_before=fit.spearman_before,
+            spearman_after=fit.spearman_after,
+            pairs=fit.pairs,
+            points=[[p.old, p.new, p.solution, p.test] for p in pairs],
+            problem_slugs=[p.slug for p in problems],
+        )

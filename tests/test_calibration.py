@@ -129,3 +129,17 @@ def test_ranking_against_stored_references_uses_the_corrected_runtimes(tmp_path)
     ]
     assert services.rank_against_stored(problem, program) == 50.0
     assert Problem.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_calibration_names_why_and_writes_nothing(tmp_path):
+    import_sum(tmp_path)
+    later = import_sum(tmp_path, "sum-later")  # calibrated after "sum", by slug
+    run_build([])
+    with pytest.raises(ValueError, match="slugs: no problem nothing"):
+        services.do_calibrate(slugs=["nothing"])
+    later.generators.update(code="print(1)\n")  # its stored inputs cannot be made again
+    with pytest.raises(ValueError, match="the generator no longer reproduces the input"):
+        services.do_calibrate(repeats=1)
+    assert not Calibration.objects.exists()
+    assert not ReferenceRuntime.objects.filter(purpose="calibration").exists()

@@ -7,7 +7,6 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from problems import services
-from problems.models import DatasetBuild
 from problems.pipeline import PipelineConfig
 
 
@@ -45,7 +44,7 @@ class Command(BaseCommand):
             build = services.do_create_build(config, slugs, started_by="command line")
             self.stdout.write(f"build {build.pk} queued")
             return
-        build = DatasetBuild.objects.create(config=config.as_dict(), problem_slugs=slugs)
+        build = services.do_create_build(config, slugs, started_by="command line", queue=False)
         self._print_config(config)
         last = [""]
 
