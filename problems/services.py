@@ -117,6 +117,8 @@ def do_store_problem(imported: ImportedProblem) -> bool:
         gone = problem.generators.exclude(name__in=list(imported.generators))
         problem.tests.filter(generator__in=gone).delete()  # made by a generator that went
         gone.delete()
+        # runs on the imported tests describe them as they were: the next build re-measures
+        ReferenceRuntime.objects.filter(test__problem=problem, purpose="verify").delete()
         _sync(
             ProblemTest,
             problem,
@@ -256,8 +258,9 @@ def do_store_outcome(build: DatasetBuild, problem: Problem, outcome: ProblemOutc
     machine, facts = machine_fingerprint(), machine_facts()
     with transaction.atomic():
         problem.tests.exclude(generator=None).delete()  # the previous build's (and runtimes)
+        ReferenceRuntime.objects.filter(test__problem=problem, purpose="verify").delete()
         generators = {g.name: g for g in problem.generators.all()}
-        tests = {}
+        tests = {t.name: t for t in problem.tests.all()}  # the problem's own, after the delete
         for new in outcome.new_tests:
             stored_input = new.kind != "optimization"  # large: regenerated on demand
             tests[new.name] = ProblemTest.objects.create(
@@ -285,7 +288,7 @@ def do_store_outcome(build: DatasetBuild, problem: Problem, outcome: ProblemOutc
                 measured_at=now,
                 machine=machine,
                 machine_facts=facts,
-                purpose="build",
+                purpose=r.purpose,
             )
             for r in outcome.runtimes
         )
@@ -383,27 +386,34 @@ def latest_calibration(mode: str) -> Calibration | None:
     return Calibration.objects.filter(mode=mode).order_by("-created_at", "-pk").first()
 
 
-def stored_references(problem: Problem, mode: str = "cpu") -> dict[str, list[Measured]]:
-    """The problem's stored reference runtimes per test, as the ranking reads them: correct
-    references only (accepted and too-slow ones), timed-out runs as TIMED_OUT, and costs
-    measured before the latest calibration mapped to today's scale by its fit."""
+def corrected_reference_costs(problems, mode: str = "cpu"):
+    """The stored build runtimes of the correct references (accepted and too-slow) of
+    `problems` (a queryset or list), as (row, cost): TIMED_OUT for a timed-out run, costs
+    measured before the latest calibration mapped to today's scale by its fit; failed runs
+    are left out."""
     calibration = latest_calibration(mode)
-    references: dict[str, list[Measured]] = {}
     rows = ReferenceRuntime.objects.filter(
-        test__problem=problem,
+        test__problem__in=problems,
         mode=mode,
         purpose="build",
         solution__verdict_label__in=[Verdict.ACCEPTED, Verdict.TOO_SLOW],
     ).select_related("test")
     for row in rows:
         if row.verdict == "TIME_LIMIT":
-            cost = TIMED_OUT
+            yield row, TIMED_OUT
         elif row.verdict != "OK" or row.cost is None:
             continue
         elif calibration is not None and row.measured_at < calibration.created_at:
-            cost = calibration.slope * row.cost + calibration.intercept
+            yield row, calibration.slope * row.cost + calibration.intercept
         else:
-            cost = row.cost
+            yield row, row.cost
+
+
+def stored_references(problem: Problem, mode: str = "cpu") -> dict[str, list[Measured]]:
+    """The problem's stored reference runtimes per test, as the ranking reads them
+    (see corrected_reference_costs)."""
+    references: dict[str, list[Measured]] = {}
+    for row, cost in corrected_reference_costs([problem], mode):
         references.setdefault(row.test.name, []).append(Measured(cost, True))
     return references
 

@@ -18,7 +18,8 @@ The design space, applied in this order:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
@@ -56,6 +57,46 @@ class RewardConfig:
     gate_on_correctness: bool = True
     """No speed credit for a wrong program (always on for binary and graded)."""
 
+    @classmethod
+    def from_dict(cls, data: dict) -> RewardConfig:
+        """A checked config from plain data (a file, a form, a stored row); a bad value
+        raises ValueError naming its field."""
+        if not isinstance(data, dict):
+            raise ValueError("a reward configuration must be a mapping of field: value")
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise ValueError(f"{', '.join(unknown)}: unknown field (known: {', '.join(known)})")
+        if not isinstance(data.get("name"), str) or not data["name"].strip():
+            raise ValueError("name: a non-empty text is required")
+        values = {}
+        for name, value in data.items():
+            kind = _FIELD_KINDS[name]
+            if value is None and name in _OPTIONAL:
+                values[name] = None
+            elif kind is str:
+                if not isinstance(value, str):
+                    raise ValueError(f"{name}: must be text, not {value!r}")
+                values[name] = value.strip()
+            elif kind is bool:
+                if not isinstance(value, bool):
+                    raise ValueError(f"{name}: must be true or false, not {value!r}")
+                values[name] = value
+            else:
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise ValueError(f"{name}: must be a number, not {value!r}")
+                if not math.isfinite(value):
+                    raise ValueError(f"{name}: must be finite")
+                if kind is int and value != int(value):
+                    raise ValueError(f"{name}: must be a whole number")
+                values[name] = kind(value)
+        config = cls(**values)
+        config.check()
+        return config
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
     def check(self) -> None:
         if self.combination not in COMBINATIONS:
             raise ValueError(f"combination: {self.combination!r} is not one of {COMBINATIONS}")
@@ -67,6 +108,40 @@ class RewardConfig:
             value = getattr(self, field)
             if value is not None and not 0 <= value <= 100:
                 raise ValueError(f"{field}: must be in [0, 100]")
+        for field in ("max_mean_reference_s", "time_limit_s"):
+            value = getattr(self, field)
+            if value is not None and not value > 0:
+                raise ValueError(f"{field}: must be > 0 seconds")
+        for field in ("max_input_chars", "max_output_chars"):
+            value = getattr(self, field)
+            if value is not None and value < 0:
+                raise ValueError(f"{field}: must be >= 0")
+
+
+_FIELD_KINDS = {
+    "name": str,
+    "max_mean_reference_s": float,
+    "max_input_chars": int,
+    "max_output_chars": int,
+    "fastest_tests_fraction": float,
+    "time_limit_s": float,
+    "limit_percentile": float,
+    "speed_bar": float,
+    "combination": str,
+    "slow_correct_reward": float,
+    "correctness_weight": float,
+    "speed_weight": float,
+    "gate_on_correctness": bool,
+}
+_OPTIONAL = {
+    "max_mean_reference_s",
+    "max_input_chars",
+    "max_output_chars",
+    "fastest_tests_fraction",
+    "time_limit_s",
+    "limit_percentile",
+    "speed_bar",
+}
 
 
 @dataclass
@@ -76,93 +151,122 @@ class ProblemRuntimes:
     output_chars: np.ndarray  # (T,)
 
 
-def _mean_reference_time(problem: ProblemRuntimes) -> np.ndarray:
-    """(T,) mean over the references that finished (timed-out and failed ones left out)."""
-    costs = np.where(np.isfinite(problem.reference_costs), problem.reference_costs, np.nan)
-    with np.errstate(invalid="ignore"):
-        counts = np.sum(~np.isnan(costs), axis=0)
-        sums = np.nansum(costs, axis=0)
-    return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+# Every function below takes arrays with any leading batch shape (...): one problem, or N
+# problems padded with nan (a missing reference or test is all nan), so that the simulator
+# and a trainer share one implementation.
 
 
-def counted_tests(config: RewardConfig, problem: ProblemRuntimes) -> np.ndarray:
-    """(T,) bool: the tests the pre-execution filters keep."""
-    mean = _mean_reference_time(problem)
+def mean_reference_time(reference_costs: np.ndarray) -> np.ndarray:
+    """(..., T) mean over the references that finished (timed-out and failed ones left out);
+    nan where none did. reference_costs: (..., R, T)."""
+    finished = np.isfinite(reference_costs)
+    counts = finished.sum(axis=-2)
+    sums = np.where(finished, reference_costs, 0.0).sum(axis=-2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / counts, np.nan)
+
+
+def counted_tests(
+    config: RewardConfig,
+    reference_costs: np.ndarray,
+    input_chars: np.ndarray,
+    output_chars: np.ndarray,
+) -> np.ndarray:
+    """(..., T) bool: the tests the pre-execution filters keep. reference_costs (..., R, T),
+    input_chars and output_chars (..., T)."""
+    mean = mean_reference_time(reference_costs)
     keep = ~np.isnan(mean)  # a test no reference finished cannot rank anything
     if config.max_mean_reference_s is not None:
-        keep &= mean < config.max_mean_reference_s
+        keep &= np.nan_to_num(mean, nan=np.inf) < config.max_mean_reference_s
     if config.max_input_chars is not None:
-        keep &= problem.input_chars <= config.max_input_chars
+        keep &= input_chars <= config.max_input_chars
     if config.max_output_chars is not None:
-        keep &= problem.output_chars <= config.max_output_chars
-    if config.fastest_tests_fraction is not None and keep.any():
-        candidates = np.flatnonzero(keep)
-        count = max(1, int(np.floor(config.fastest_tests_fraction * len(candidates))))
-        fastest = candidates[np.argsort(mean[candidates], kind="stable")[:count]]
-        keep = np.zeros_like(keep)
-        keep[fastest] = True
+        keep &= output_chars <= config.max_output_chars
+    if config.fastest_tests_fraction is not None:
+        # among the tests still kept, the fastest floor(fraction * count) (at least one)
+        candidates = keep.sum(axis=-1, keepdims=True)
+        allowed = np.maximum(1, np.floor(config.fastest_tests_fraction * candidates))
+        order = np.argsort(np.where(keep, mean, np.inf), axis=-1, kind="stable")
+        position = np.empty_like(order)
+        np.put_along_axis(position, order, np.arange(order.shape[-1]), axis=-1)
+        keep &= position < allowed
     return keep
 
 
-def program_time_limits(config: RewardConfig, problem: ProblemRuntimes) -> np.ndarray:
-    """(T,) seconds a program may take on each test (inf: no limit)."""
-    limits = np.full(problem.reference_costs.shape[1], np.inf)
+def reference_percentile_time(reference_costs: np.ndarray, percentile: float) -> np.ndarray:
+    """(..., T) the finished references' time at `percentile` (linear interpolation, as
+    numpy's default); nan where none finished. reference_costs: (..., R, T)."""
+    finished = np.isfinite(reference_costs)
+    ordered = np.sort(np.where(finished, reference_costs, np.inf), axis=-2)  # finished first
+    counts = finished.sum(axis=-2)  # (..., T)
+    position = percentile / 100.0 * np.maximum(counts - 1, 0)
+    below = np.floor(position).astype(int)[..., None, :]
+    above = np.minimum(below + 1, np.maximum(counts - 1, 0)[..., None, :])
+    low = np.take_along_axis(ordered, below, axis=-2)[..., 0, :]
+    high = np.take_along_axis(ordered, above, axis=-2)[..., 0, :]
+    fraction = position - np.floor(position)
+    with np.errstate(invalid="ignore"):
+        value = low + fraction * (high - low)
+    return np.where(counts > 0, np.where(fraction == 0, low, value), np.nan)
+
+
+def program_time_limits(config: RewardConfig, reference_costs: np.ndarray) -> np.ndarray:
+    """(..., T) seconds a program may take on each test (inf: no limit)."""
+    limits = np.full(reference_costs.shape[:-2] + reference_costs.shape[-1:], np.inf)
     if config.time_limit_s is not None:
         limits = np.minimum(limits, config.time_limit_s)
     if config.limit_percentile is not None:
-        costs = np.where(np.isnan(problem.reference_costs), np.nan, problem.reference_costs)
-        with np.errstate(invalid="ignore"):
-            at_percentile = np.nanpercentile(
-                np.where(np.isinf(costs), np.nan, costs), config.limit_percentile, axis=0
-            )
-        limits = np.minimum(limits, np.where(np.isnan(at_percentile), np.inf, at_percentile))
+        at = reference_percentile_time(reference_costs, config.limit_percentile)
+        limits = np.minimum(limits, np.where(np.isnan(at), np.inf, at))
     return limits
+
+
+def per_test_percentiles(program_costs: np.ndarray, reference_costs: np.ndarray) -> np.ndarray:
+    """(..., P, T) share of valid references faster than each program on each test, ties
+    half, x 100; a timed-out program scores 100; nan where the test has no valid reference
+    (same definitions as workers.execution.ranking.percentile_on_test).
+    program_costs (..., P, T), reference_costs (..., R, T)."""
+    programs = program_costs[..., :, None, :]  # (..., P, 1, T)
+    references = reference_costs[..., None, :, :]  # (..., 1, R, T)
+    valid = ~np.isnan(references)
+    faster = np.sum(valid & (references < programs), axis=-2)  # (..., P, T)
+    ties = np.sum(valid & (references == programs), axis=-2)
+    n_valid = np.sum(valid, axis=-2)  # (..., 1, T)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_test = np.where(n_valid > 0, 100.0 * (faster + 0.5 * ties) / n_valid, np.nan)
+    return np.where(np.isinf(program_costs) & (n_valid > 0), 100.0, per_test)
+
+
+def mean_over_counted(per_test: np.ndarray, counted: np.ndarray) -> np.ndarray:
+    """(..., P) mean of per_test (..., P, T) over the counted (..., T) tests that have a
+    value; nan when none has."""
+    use = counted[..., None, :] & ~np.isnan(per_test)
+    totals = np.where(use, per_test, 0.0).sum(axis=-1)
+    counts = use.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, totals / counts, np.nan)
 
 
 def speed_percentiles(
     program_costs: np.ndarray, reference_costs: np.ndarray, counted: np.ndarray
 ) -> np.ndarray:
-    """(P,) mean over counted tests of the share of references faster (ties half) x 100;
-    a timed-out program scores 100 on that test; nan when no counted test has a reference.
-    Same definitions as workers.execution.ranking.percentile_on_test."""
-    programs = program_costs[:, None, :]  # (P, 1, T)
-    references = reference_costs[None, :, :]  # (1, R, T)
-    valid = ~np.isnan(references)  # (1, R, T)
-    faster = np.sum(valid & (references < programs), axis=1)  # (P, T)
-    ties = np.sum(valid & (references == programs), axis=1)
-    n_valid = np.sum(valid, axis=1)  # (1, T)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        per_test = 100.0 * (faster + 0.5 * ties) / n_valid
-    per_test = np.where(np.isinf(program_costs), 100.0, per_test)
-    use = counted[None, :] & (n_valid > 0)
-    totals = np.sum(np.where(use, per_test, 0.0), axis=1)
-    counts = np.sum(use, axis=1)
-    return np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
+    """(..., P) mean speed percentile over the counted tests (see per_test_percentiles)."""
+    return mean_over_counted(per_test_percentiles(program_costs, reference_costs), counted)
 
 
-def rewards(
+def combine(
     config: RewardConfig,
-    problem: ProblemRuntimes,
-    program_costs: np.ndarray,
-    program_correct: np.ndarray,
+    correct: np.ndarray,
+    within_limits: np.ndarray,
+    percentile: np.ndarray,
     step: int = 0,
 ) -> np.ndarray:
-    """(P,) rewards of P programs of one problem (costs (P, T), correctness (P,) on every
-    test)."""
-    config.check()
-    counted = counted_tests(config, problem)
-    limits = program_time_limits(config, problem)
-    costs = np.where(program_costs > limits[None, :], np.inf, program_costs)
-    within_limits = ~np.any(np.isinf(costs) & counted[None, :], axis=1)
-    correct = program_correct.astype(bool) & ~np.any(np.isnan(costs[:, counted]), axis=1)
-    percentile = speed_percentiles(costs, problem.reference_costs, counted)
+    """Rewards (same shape as the inputs) from correctness, limits and speed percentile."""
     if config.speed_bar is None:
         fast = within_limits
     else:
         # no counted test with a reference: nothing to rank against, so not fast
-        fast = (
-            within_limits & ~np.isnan(percentile) & (np.nan_to_num(percentile) <= config.speed_bar)
-        )
+        fast = within_limits & (np.nan_to_num(percentile, nan=np.inf) <= config.speed_bar)
     if config.combination == "binary":
         return np.where(correct & fast, 1.0, -1.0)
     if config.combination == "graded":
@@ -176,8 +280,24 @@ def rewards(
     # alternating: one objective per step
     if step % 2 == 0:
         return np.where(correct, 1.0, -1.0)
-    return (
-        np.where(correct & fast, 1.0, -1.0)
-        if config.gate_on_correctness
-        else np.where(fast, 1.0, -1.0)
-    )
+    return np.where((correct if config.gate_on_correctness else True) & fast, 1.0, -1.0)
+
+
+def rewards(
+    config: RewardConfig,
+    problem: ProblemRuntimes,
+    program_costs: np.ndarray,
+    program_correct: np.ndarray,
+    step: int = 0,
+) -> np.ndarray:
+    """(P,) rewards of P programs of one problem (costs (P, T), correctness (P,) on every
+    test)."""
+    config.check()
+    references = problem.reference_costs
+    counted = counted_tests(config, references, problem.input_chars, problem.output_chars)
+    limits = program_time_limits(config, references)
+    costs = np.where(program_costs > limits[None, :], np.inf, program_costs)
+    within_limits = ~np.any(np.isinf(costs) & counted[None, :], axis=1)
+    correct = program_correct.astype(bool) & ~np.any(np.isnan(costs[:, counted]), axis=1)
+    percentile = speed_percentiles(costs, references, counted)
+    return combine(config, correct, within_limits, percentile, step)

@@ -1,35 +1,63 @@
 """Offline reward simulator (paper, section 3): rank reward configurations before any GPU is
-spent. Plain Python + numpy.
+spent. Plain Python + numpy, vectorised over problems, references and tests.
 
 Human references stand in for model outputs: each reference plays a program whose quality is
-its speed percentile among the other references (measured without noise; quality 1 = faster
-than all, 0 = slower than all), and stored runtimes stand in for live measurement, re-drawn
-with multiplicative log-normal noise of a chosen coefficient of variation (the paper's
-"degraded sandbox"). For each configuration and noise level:
+its speed percentile among the *other* references on the stored runtimes (quality 1 = faster
+than all of them, 0 = slower than all). Stored runtimes stand in for live measurement: at
+each noise level the program's run is re-drawn with multiplicative log-normal noise of that
+coefficient of variation (the paper's "degraded sandbox") and ranked against the others'
+stored runtimes, exactly as a model's program would be. Every configuration sees the same
+noise draws at a given level (common random numbers), so differences between configurations
+are not noise.
 
-- curve: mean reward per quality decile;
-- monotonicity: Spearman's rho between quality and reward, pooled over problems;
-- signal density: share of problems whose reward is not constant across references;
-- all-negative rate: for group size G, the probability that G programs drawn from a problem's
-  references all get the same negative reward (averaged over problems): no gradient;
-- flags: "flat" (signal density under 10% or monotonicity under 0.3) and "extremes only"
-  (the decile curve moves only between the first and last deciles).
+For each configuration and noise level:
+
+1. curve: mean reward per quality decile;
+2. monotonicity: Spearman's rho between quality and reward, pooled over problems;
+3. signal density: share of problems whose reward is not constant across references;
+4. all-negative rate: for group size G, the probability that G programs drawn (uniformly, with
+   replacement) from a problem's references all get the same negative reward, averaged over
+   problems: such a group has no gradient.
+
+Flags (on the noiseless level): "flat" when signal density is under 10% or monotonicity under
+0.3; "extremes only" when the decile curve is constant over the middle deciles and moves only
+at the first or last. Warnings (not flags): a high all-negative rate, and monotonicity lost to
+noise.
+
+The "alternating" combination is scored on the expected reward over a pair of steps (one
+correctness step, one speed step); its all-negative rate is the mean of the two steps'.
+
+Negative control, never for training: `rank_against="own_outputs"` ranks each program against
+re-measurements of programs of its own quality (what ranking against the policy's own earlier
+samples becomes once they track the policy). The percentile then says nothing about quality:
+the simulator shows monotonicity near 0 and flags it. It is not a RewardConfig field on
+purpose, so no stored configuration can train with it.
 """
 
 from __future__ import annotations
 
 import math
-import warnings
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from scipy.stats import spearmanr
+from scipy.stats import rankdata
 
-from rewards.engine import ProblemRuntimes, RewardConfig, rewards, speed_percentiles
+from rewards.engine import (
+    ProblemRuntimes,
+    RewardConfig,
+    combine,
+    counted_tests,
+    mean_over_counted,
+    program_time_limits,
+)
 
 DECILES = 10
 FLAT_DENSITY = 0.1
 FLAT_MONOTONICITY = 0.3
+WARN_ALL_NEGATIVE = 0.4  # the paper saw 40-50% all-negative groups early in training
+WARN_MONOTONICITY_DROP = 0.3
+RANK_AGAINST = ("references", "own_outputs")
 
 
 @dataclass
@@ -46,39 +74,122 @@ class ConfigResult:
     name: str
     by_noise: list[NoiseResult] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def flagged(self) -> bool:
         return bool(self.flags)
 
-
-def qualities(problem: ProblemRuntimes) -> np.ndarray:
-    """(R,) each reference's quality: 1 - its speed percentile among the others / 100."""
-    costs = problem.reference_costs
-    count = costs.shape[0]
-    result = np.empty(count)
-    everything = np.ones(costs.shape[1], dtype=bool)
-    for index in range(count):
-        others = np.delete(costs, index, axis=0)
-        result[index] = speed_percentiles(costs[index : index + 1], others, everything)[0]
-    return 1.0 - result / 100.0
+    def as_dict(self) -> dict:
+        return {**asdict(self), "flagged": self.flagged}
 
 
-def _noisy(costs: np.ndarray, cv: float, rng: np.random.Generator) -> np.ndarray:
+@dataclass
+class ProblemBatch:
+    """N problems padded to R references and T tests; padding is nan."""
+
+    costs: np.ndarray  # (N, R, T)
+    input_chars: np.ndarray  # (N, T)
+    output_chars: np.ndarray  # (N, T)
+    present: np.ndarray  # (N, R) bool: a real reference, not padding
+
+    @classmethod
+    def of(cls, problems: list[ProblemRuntimes]) -> ProblemBatch:
+        if not problems:
+            raise ValueError("problems: none with reference runtimes")
+        n = len(problems)
+        r = max(p.reference_costs.shape[0] for p in problems)
+        t = max(p.reference_costs.shape[1] for p in problems)
+        costs = np.full((n, r, t), np.nan)
+        input_chars = np.zeros((n, t))
+        output_chars = np.zeros((n, t))
+        present = np.zeros((n, r), dtype=bool)
+        for index, problem in enumerate(problems):
+            refs, tests = problem.reference_costs.shape
+            costs[index, :refs, :tests] = problem.reference_costs
+            input_chars[index, :tests] = problem.input_chars
+            output_chars[index, :tests] = problem.output_chars
+            present[index, :refs] = True
+        return cls(costs, input_chars, output_chars, present)
+
+
+def noisy(costs: np.ndarray, cv: float, rng: np.random.Generator) -> np.ndarray:
+    """Costs times log-normal factors of mean 1 and coefficient of variation `cv`;
+    timed-out (inf) and missing (nan) runs stay as they are."""
     if cv <= 0:
         return costs
     sigma = math.sqrt(math.log(1 + cv * cv))
-    factors = rng.lognormal(-sigma * sigma / 2, sigma, size=costs.shape)  # mean 1
+    factors = rng.lognormal(-sigma * sigma / 2, sigma, size=costs.shape)
     return np.where(np.isfinite(costs), costs * factors, costs)
 
 
+def leave_one_out_percentiles(measured: np.ndarray, stored: np.ndarray) -> np.ndarray:
+    """(N, R, T): each reference's measured cost ranked against the *other* references'
+    stored costs (share faster, ties half, x 100; timed out 100; nan: no other reference).
+    measured, stored: (N, R, T)."""
+    programs = measured[:, :, None, :]  # (N, R, 1, T)
+    others = stored[:, None, :, :]  # (N, 1, R, T)
+    valid = ~np.isnan(others) & ~np.eye(stored.shape[1], dtype=bool)[None, :, :, None]
+    faster = np.sum(valid & (others < programs), axis=2)
+    ties = np.sum(valid & (others == programs), axis=2)
+    n_valid = valid.sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_test = np.where(n_valid > 0, 100.0 * (faster + 0.5 * ties) / n_valid, np.nan)
+    return np.where(np.isinf(measured) & (n_valid > 0), 100.0, per_test)
+
+
+def own_output_percentiles(
+    measured: np.ndarray, cv: float, pool_size: int, rng: np.random.Generator
+) -> np.ndarray:
+    """(N, R, T): the negative control: each program ranked against `pool_size` fresh
+    re-measurements of itself (the policy's earlier outputs, of the same quality)."""
+    pool = noisy(np.repeat(measured[:, :, None, :], pool_size, axis=2), cv, rng)
+    valid = ~np.isnan(pool)
+    faster = np.sum(valid & (pool < measured[:, :, None, :]), axis=2)
+    ties = np.sum(valid & (pool == measured[:, :, None, :]), axis=2)
+    n_valid = valid.sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_test = np.where(n_valid > 0, 100.0 * (faster + 0.5 * ties) / n_valid, np.nan)
+    return np.where(np.isinf(measured) & (n_valid > 0), 100.0, per_test)
+
+
+def qualities(problem: ProblemRuntimes) -> np.ndarray:
+    """(R,) each reference's quality: 1 - its speed percentile among the others / 100."""
+    return _qualities(ProblemBatch.of([problem]))[0]
+
+
+def _qualities(batch: ProblemBatch) -> np.ndarray:
+    per_test = leave_one_out_percentiles(batch.costs, batch.costs)
+    every = np.ones(batch.costs.shape[::2], dtype=bool)  # (N, T)
+    return 1.0 - mean_over_counted(per_test, every) / 100.0  # (N, R); nan: padding
+
+
 def all_negative_probability(values: np.ndarray, group_size: int) -> float:
-    """P(G draws, with replacement, all get the same negative reward)."""
-    negatives = values[values < 0]
-    if not len(negatives):
-        return 0.0
-    _, counts = np.unique(negatives, return_counts=True)
-    return float(np.sum((counts / len(values)) ** group_size))
+    """P(G draws, with replacement, all get the same negative reward) for one problem."""
+    return float(
+        _all_negative_rates(values[None, :], np.ones((1, len(values)), bool), group_size)[0]
+    )
+
+
+def _all_negative_rates(values: np.ndarray, present: np.ndarray, group_size: int) -> np.ndarray:
+    """(N,) sum over distinct negative rewards v of (share of references scoring v)^G.
+    Each reference adds (its value's share)^G / (its value's count), so every distinct value
+    is counted once. values, present: (N, R)."""
+    same = (values[:, :, None] == values[:, None, :]) & present[:, None, :]  # (N, R, R)
+    counts = same.sum(axis=2)  # (N, R)
+    totals = present.sum(axis=1, keepdims=True)  # (N, 1)
+    share = counts / np.maximum(totals, 1)
+    terms = np.where(present & (values < 0), share**group_size / np.maximum(counts, 1), 0.0)
+    return terms.sum(axis=1)
+
+
+@dataclass
+class _Level:
+    """One noise level's draws, shared by every configuration."""
+
+    cv: float
+    measured: np.ndarray  # (N, R, T)
+    percentiles: np.ndarray  # (N, R, T) before limits
 
 
 def simulate(
@@ -88,47 +199,134 @@ def simulate(
     noise_cvs: tuple[float, ...] = (0.0, 0.05, 0.2),
     group_size: int = 16,
     seed: int = 0,
+    rank_against: str = "references",
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> list[ConfigResult]:
-    """Every configuration at every noise level on every problem (module notes)."""
+    """Every configuration at every noise level on every problem (module notes).
+    on_progress(done, total) is called after each (noise level, configuration)."""
     if group_size < 1:
         raise ValueError("group_size: must be at least 1")
-    if not problems:
-        raise ValueError("problems: none with reference runtimes")
-    quality = [qualities(p) for p in problems]
-    results = []
+    if not noise_cvs:
+        raise ValueError("noise_cvs: give at least one noise level")
+    if any(not math.isfinite(cv) or cv < 0 for cv in noise_cvs):
+        raise ValueError("noise_cvs: each must be a number >= 0")
+    if rank_against not in RANK_AGAINST:
+        raise ValueError(f"rank_against: {rank_against!r} is not one of {RANK_AGAINST}")
     for config in configs:
-        result = ConfigResult(config.name)
-        for cv in noise_cvs:
-            rng = np.random.default_rng(seed)
-            all_quality, all_reward, varying, negative = [], [], 0, []
-            for problem, problem_quality in zip(problems, quality, strict=True):
-                measured = _noisy(problem.reference_costs, cv, rng)
-                correct = np.ones(len(problem_quality), dtype=bool)
-                values = rewards(config, problem, measured, correct)
-                all_quality.append(problem_quality)
-                all_reward.append(values)
-                varying += int(np.ptp(values) > 0)
-                negative.append(all_negative_probability(values, group_size))
-            q, r = np.concatenate(all_quality), np.concatenate(all_reward)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # constant rewards: rho is NaN
-                rho = spearmanr(q, r).statistic
-            bins = np.minimum((q * DECILES).astype(int), DECILES - 1)
-            curve = [
-                float(np.mean(r[bins == b])) if np.any(bins == b) else None for b in range(DECILES)
-            ]
+        config.check()
+    batch = ProblemBatch.of(problems)
+    quality = _qualities(batch)  # (N, R)
+    present = batch.present & ~np.isnan(quality)
+    quality_flat = quality[present]
+    quality_ranks = rankdata(quality_flat)
+    bins = np.minimum((quality_flat * DECILES).astype(int), DECILES - 1)
+    bin_counts = np.bincount(bins, minlength=DECILES)
+
+    levels = []
+    for cv in noise_cvs:
+        rng = np.random.default_rng([seed, int(round(cv * 1e6))])
+        measured = noisy(batch.costs, cv, rng)
+        if rank_against == "references":
+            percentiles = leave_one_out_percentiles(measured, batch.costs)
+        else:
+            pool = max(batch.costs.shape[1] - 1, 1)
+            percentiles = own_output_percentiles(measured, cv, pool, rng)
+        levels.append(_Level(cv, measured, percentiles))
+
+    counted_cache: dict[tuple, np.ndarray] = {}
+    limits_cache: dict[tuple, np.ndarray] = {}
+    total, done = len(configs) * len(levels), 0
+    results = [ConfigResult(config.name) for config in configs]
+    for level in levels:
+        for config, result in zip(configs, results, strict=True):
+            filters = (
+                config.max_mean_reference_s,
+                config.max_input_chars,
+                config.max_output_chars,
+                config.fastest_tests_fraction,
+            )
+            if filters not in counted_cache:
+                counted_cache[filters] = counted_tests(
+                    config, batch.costs, batch.input_chars, batch.output_chars
+                )
+            limit_key = (config.time_limit_s, config.limit_percentile)
+            if limit_key not in limits_cache:
+                limits_cache[limit_key] = program_time_limits(config, batch.costs)
+            counted, limits = counted_cache[filters], limits_cache[limit_key]
+            values, negative_rate = _config_rewards(
+                config, level, counted, limits, group_size, present
+            )
             result.by_noise.append(
-                NoiseResult(
-                    noise_cv=cv,
-                    monotonicity=None if math.isnan(rho) else float(rho),
-                    signal_density=varying / len(problems),
-                    all_negative_rate=float(np.mean(negative)),
-                    curve=curve,
+                _metrics(
+                    level.cv,
+                    values[present],
+                    quality_ranks,
+                    bins,
+                    bin_counts,
+                    present,
+                    values,
+                    negative_rate,
                 )
             )
+            done += 1
+            if on_progress is not None:
+                on_progress(done, total)
+    for result in results:
         result.flags = _flags(result.by_noise[0])
-        results.append(result)
+        result.warnings = _warnings(result.by_noise, group_size)
     return results
+
+
+def _config_rewards(
+    config: RewardConfig,
+    level: _Level,
+    counted: np.ndarray,
+    limits: np.ndarray,
+    group_size: int,
+    present: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(N, R) rewards (the mean over a correctness and a speed step for alternating) and
+    (N,) all-negative rates."""
+    over = level.measured > limits[:, None, :]  # (N, R, T); inf is over any limit
+    timed_out = over | np.isinf(level.measured)
+    percentile = mean_over_counted(np.where(over, 100.0, level.percentiles), counted)
+    within_limits = ~np.any(timed_out & counted[:, None, :], axis=2)
+    correct = present & ~np.any(np.isnan(level.measured) & counted[:, None, :], axis=2)
+    if config.combination != "alternating":
+        values = combine(config, correct, within_limits, percentile)
+        return values, _all_negative_rates(values, present, group_size)
+    steps = [combine(config, correct, within_limits, percentile, step) for step in (0, 1)]
+    rates = [_all_negative_rates(v, present, group_size) for v in steps]
+    return (steps[0] + steps[1]) / 2, (rates[0] + rates[1]) / 2
+
+
+def _metrics(
+    cv: float,
+    reward_flat: np.ndarray,
+    quality_ranks: np.ndarray,
+    bins: np.ndarray,
+    bin_counts: np.ndarray,
+    present: np.ndarray,
+    values: np.ndarray,
+    negative_rate: np.ndarray,
+) -> NoiseResult:
+    reward_ranks = rankdata(reward_flat)
+    if np.ptp(reward_ranks) == 0 or np.ptp(quality_ranks) == 0:
+        rho = None  # a constant has no rank correlation
+    else:
+        rho = float(np.corrcoef(quality_ranks, reward_ranks)[0, 1])
+    high = np.where(present, values, -np.inf).max(axis=1)
+    low = np.where(present, values, np.inf).min(axis=1)
+    problems = present.any(axis=1)
+    sums = np.bincount(bins, weights=reward_flat, minlength=DECILES)
+    curve = [float(sums[b] / bin_counts[b]) if bin_counts[b] else None for b in range(DECILES)]
+    return NoiseResult(
+        noise_cv=cv,
+        monotonicity=rho,
+        signal_density=float(np.mean((high > low)[problems])),
+        all_negative_rate=float(np.mean(negative_rate[problems])),
+        curve=curve,
+    )
 
 
 def _flags(noiseless: NoiseResult) -> list[str]:
@@ -144,3 +342,23 @@ def _flags(noiseless: NoiseResult) -> list[str]:
     if middle and ends and np.ptp(middle) == 0 and np.ptp(middle + ends) > 0:
         flags.append("extremes only")
     return flags
+
+
+def _warnings(by_noise: list[NoiseResult], group_size: int) -> list[str]:
+    warnings = []
+    worst = max(by_noise, key=lambda n: n.all_negative_rate)
+    if worst.all_negative_rate > WARN_ALL_NEGATIVE:
+        warnings.append(
+            f"{worst.all_negative_rate:.0%} of groups of {group_size} all negative "
+            f"at noise CV {worst.noise_cv:g}"
+        )
+    base = by_noise[0].monotonicity
+    for level in by_noise[1:]:
+        if base is not None and (level.monotonicity or 0.0) < base - WARN_MONOTONICITY_DROP:
+            warnings.append(
+                f"monotonicity falls from {base:.2f} to "
+                f"{'n/a' if level.monotonicity is None else f'{level.monotonicity:.2f}'} "
+                f"at noise CV {level.noise_cv:g}"
+            )
+            break
+    return warnings

@@ -14,6 +14,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
+from rewards.models import RewardConfig
 from runs import services
 from runs.ingest import MAX_KEY_LENGTH, BatchError
 from runs.models import Run, RunStatus
@@ -49,6 +50,13 @@ class RunSerializer(serializers.ModelSerializer):
     tags = serializers.ListField(
         child=serializers.CharField(max_length=50), required=False, max_length=50
     )
+    reward_config = serializers.SlugRelatedField(
+        slug_field="name",
+        queryset=RewardConfig.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="Name of a stored reward configuration (see /rewards/).",
+    )
 
     class Meta:
         model = Run
@@ -61,13 +69,19 @@ class RunSerializer(serializers.ModelSerializer):
             "last_metric_at",
         ]
         fields = [
-            *["id", "name", "status", "config", "model_name", "owner", "team", "tags", "notes"],
+            *["id", "name", "status", "config", "reward_config", "model_name", "owner", "team"],
+            *["tags", "notes"],
             *read_only_fields,
         ]
 
     def validate_config(self, value):
         if self.instance is not None:
             raise ValidationError("the config of an existing run cannot change (reproducibility)")
+        return value
+
+    def validate_reward_config(self, value):
+        if self.instance is not None and value != self.instance.reward_config:
+            raise ValidationError("the reward of an existing run cannot change (reproducibility)")
         return value
 
     def validate_team(self, value: str) -> str:
@@ -85,6 +99,7 @@ class RunSerializer(serializers.ModelSerializer):
         return services.do_create_run(owner=user, team=team, **validated_data)
 
     def update(self, instance: Run, validated_data: dict) -> Run:
+        validated_data.pop("reward_config", None)  # validated as unchanged
         return services.do_update_run(instance, **validated_data)
 
 

@@ -47,6 +47,14 @@ class Run(models.Model):
     )
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="runs")
     tags = models.JSONField(default=list, blank=True)
+    reward_config = models.ForeignKey(
+        "rewards.RewardConfig",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="runs",
+        help_text="The reward the run trains with (a referenced config cannot change).",
+    )
     notes = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -101,6 +101,7 @@ def do_create_run(
     tags: list[str] | None = None,
     notes: str = "",
     status: str = RunStatus.QUEUED,
+    reward_config=None,
 ) -> Run:
     """Create a run. A config given as an object is stored as its JSON text, keys in order."""
     config_text = config if isinstance(config, str) else json.dumps(config, indent=2)
@@ -114,6 +115,7 @@ def do_create_run(
         tags=list(tags or []),
         notes=notes,
         status=status,
+        reward_config=reward_config,
         started_at=now if status == RunStatus.RUNNING else None,
         finished_at=now if status in _ENDED else None,
     )

@@ -75,9 +75,12 @@ def test_rebuilding_replaces_the_generated_tests_and_never_duplicates(tmp_path):
     problem = import_sum(tmp_path)
     run_build(["sum"])
     first = sorted(problem.tests.values_list("name", "input_sha256"))
+    own_tests = problem.tests.filter(generator=None).count()
     run_build(["sum"])
     assert sorted(problem.tests.values_list("name", "input_sha256")) == first  # same seeds
-    assert ReferenceRuntime.objects.count() == 4
+    assert ReferenceRuntime.objects.filter(purpose="build").count() == 4
+    # stage 1: one run of each of the 3 correct references on each of the package's tests
+    assert ReferenceRuntime.objects.filter(purpose="verify").count() == 3 * own_tests
     assert ProblemBuild.objects.filter(problem=problem).count() == 2  # one per build
 
 
@@ -145,7 +148,9 @@ def test_re_importing_a_problem_keeps_the_tests_its_build_made(tmp_path):
     generated = sorted(problem.tests.exclude(generator=None).values_list("name", flat=True))
     services.do_import_packages(tmp_path / "sum")
     assert sorted(problem.tests.exclude(generator=None).values_list("name", flat=True)) == generated
-    assert ReferenceRuntime.objects.filter(test__problem=problem).count() == 4
+    # the optimization-test runtimes stay; the single runs on the re-imported tests go
+    assert ReferenceRuntime.objects.filter(test__problem=problem, purpose="build").count() == 4
+    assert not ReferenceRuntime.objects.filter(test__problem=problem, purpose="verify").exists()
     (tmp_path / "sum" / "generators" / "random.py").unlink()  # its generator goes: its tests go
     services.do_import_packages(tmp_path / "sum")
     assert not problem.tests.exclude(generator=None).exists()

@@ -35,9 +35,13 @@ def test_a_good_problem_passes_every_stage(tmp_path):
     assert optimization.seed == derive_seed("sum", "random", "optimization", 100, 0)
     assert outcome.report["consensus"]["wrong_caught"] == ["off"]
     # every reference, the wrong one included, measured on the optimization test
-    verdicts = {r.solution: r.verdict for r in outcome.runtimes}
+    measured = [r for r in outcome.runtimes if r.purpose == "build"]
+    # stage 1 keeps one run of each correct reference on each of the package's tests
+    verify = {(r.solution, r.test) for r in outcome.runtimes if r.purpose == "verify"}
+    assert verify == {(s, t) for s in ("fast", "middle", "slow") for t in ("secret/0", "secret/1")}
+    verdicts = {r.solution: r.verdict for r in measured}
     assert verdicts == {"fast": "OK", "middle": "OK", "slow": "OK", "off": "WRONG_ANSWER"}
-    slow = next(r for r in outcome.runtimes if r.solution == "slow")
+    slow = next(r for r in measured if r.solution == "slow")
     assert len(slow.samples) == FAST_CONFIG.repeats
     assert outcome.discrimination > FAST_CONFIG.min_ratio  # ~7x: a loop doing 20x the work
     assert outcome.rank_stability >= FAST_CONFIG.min_rank_stability
@@ -116,7 +120,12 @@ def test_references_of_the_same_speed_are_not_time_discriminative(tmp_path):
     # the C++ reference is measured (and stored for the problem page) but does not count:
     # programs are ranked among references in their own language
     assert outcome.report["discrimination"]["references"] == ["a", "b"]
-    assert {r.solution for r in outcome.runtimes} == {"a", "b", "c.cpp", "off"}
+    assert {r.solution for r in outcome.runtimes if r.purpose == "build"} == {
+        "a",
+        "b",
+        "c.cpp",
+        "off",
+    }
     every_language = dataclasses.replace(config, ranking_language="")
     mixed = build_problem(
         sum_problem(tmp_path / "mixed", accepted=same, cpp={"c": SUM_CPP}), every_language

@@ -39,6 +39,10 @@ CORRECT = np.array([True, True, True, False, True])
 ALL = np.array([True, True])
 
 
+def _arrays(problem):
+    return problem.reference_costs, problem.input_chars, problem.output_chars
+
+
 def test_speed_percentiles_by_hand():
     got = speed_percentiles(PROGRAMS, PROBLEM.reference_costs, ALL)
     assert got == pytest.approx([0.0, 125 / 3, 200 / 3, 0.0, 50.0])
@@ -108,7 +112,7 @@ def test_alternating_rewards_correctness_on_even_steps_and_speed_on_odd_ones():
     ],
 )
 def test_pre_execution_filters(filters, kept):
-    assert list(counted_tests(RewardConfig("f", **filters), PROBLEM)) == kept
+    assert list(counted_tests(RewardConfig("f", **filters), *_arrays(PROBLEM))) == kept
 
 
 def test_a_filter_changes_who_is_fast():
@@ -119,11 +123,11 @@ def test_a_filter_changes_who_is_fast():
 
 def test_in_execution_limits_absolute_and_at_a_human_percentile():
     absolute = RewardConfig("limit", time_limit_s=25, speed_bar=None)
-    assert list(program_time_limits(absolute, PROBLEM)) == [25, 25]
+    assert list(program_time_limits(absolute, PROBLEM.reference_costs)) == [25, 25]
     # p2 needs 30 s on t1 and p4 already timed out: both over
     assert list(rewards(absolute, PROBLEM, PROGRAMS, CORRECT)) == [1, 1, -1, -1, -1]
     median_human = RewardConfig("p50", limit_percentile=50, speed_bar=None)
-    assert list(program_time_limits(median_human, PROBLEM)) == [
+    assert list(program_time_limits(median_human, PROBLEM.reference_costs)) == [
         2.0,
         15.0,
     ]  # timed-out human left out
@@ -135,7 +139,7 @@ def test_a_test_no_reference_finished_does_not_count_and_no_test_left_means_not_
     problem = dataclasses.replace(
         PROBLEM, reference_costs=np.array([[math.nan, 10.0], [math.nan, 20.0], [math.nan, INF]])
     )
-    assert list(counted_tests(RewardConfig("x"), problem)) == [False, True]
+    assert list(counted_tests(RewardConfig("x"), *_arrays(problem))) == [False, True]
     empty = dataclasses.replace(PROBLEM, reference_costs=np.full((3, 2), math.nan))
     assert list(rewards(RewardConfig("x", speed_bar=100), empty, PROGRAMS, CORRECT)) == [-1] * 5
 

@@ -174,6 +174,7 @@ class Runtime:
     verdict: str
     cost: float | None  # median CPU seconds; None when the run did not finish
     samples: list[float]
+    purpose: str = "build"  # build: optimization tests (stage 4); verify: own tests (stage 1)
 
 
 @dataclass

@@ -148,6 +148,21 @@ class ProblemBuilder:
         report["failures"] = failures
         if failures:
             return "correct references fail on the problem's tests: " + "; ".join(failures[:5])
+        # Verified: keep these single runs on the problem's own tests. They are the only
+        # runtimes a problem without generators gets (the reward simulator may use them;
+        # ranking and calibration use the repeated optimization-test runs only).
+        for program in self.correct:
+            for result in reports[program.name].tests:
+                self.outcome.runtimes.append(
+                    Runtime(
+                        program.name,
+                        result.name,
+                        result.verdict,
+                        result.cpu_s,
+                        list(result.cpu_samples),
+                        purpose="verify",
+                    )
+                )
         return None
 
     def _note_caught(self, reports: dict[str, ExecutionReport]) -> None:
