@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 
 from codeopt_site.views import healthz
 from problems import views as problem_views
+from rewards import views as reward_views
 from runs import views as run_views
 from runs.api import RunViewSet
 from workers import views as worker_views
@@ -24,6 +25,13 @@ urlpatterns = [
     path("dataset/", problem_views.dataset_page, name="dataset"),
     path("dataset/builds.json", problem_views.dataset_data, name="dataset-data"),
     path("dataset/calibration/", problem_views.calibration_page, name="calibration"),
+    path("rewards/", reward_views.rewards_page, name="rewards"),
+    path("rewards/simulations.json", reward_views.simulations_data, name="rewards-simulations"),
+    path(
+        "rewards/configs/<int:config_id>/recommend/",
+        reward_views.recommend,
+        name="rewards-recommend",
+    ),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include(router.urls)),

@@ -386,18 +386,18 @@ def latest_calibration(mode: str) -> Calibration | None:
     return Calibration.objects.filter(mode=mode).order_by("-created_at", "-pk").first()
 
 
-def corrected_reference_costs(problems, mode: str = "cpu"):
-    """The stored build runtimes of the correct references (accepted and too-slow) of
-    `problems` (a queryset or list), as (row, cost): TIMED_OUT for a timed-out run, costs
+def corrected_reference_costs(problems, mode: str = "cpu", purposes: tuple[str, ...] = ("build",)):
+    """The stored runtimes (of `purposes`) of the correct references (accepted and too-slow)
+    of `problems` (a queryset or list), as (row, cost): TIMED_OUT for a timed-out run, costs
     measured before the latest calibration mapped to today's scale by its fit; failed runs
     are left out."""
     calibration = latest_calibration(mode)
     rows = ReferenceRuntime.objects.filter(
         test__problem__in=problems,
         mode=mode,
-        purpose="build",
+        purpose__in=purposes,
         solution__verdict_label__in=[Verdict.ACCEPTED, Verdict.TOO_SLOW],
-    ).select_related("test")
+    ).select_related("test", "solution")
     for row in rows:
         if row.verdict == "TIME_LIMIT":
             yield row, TIMED_OUT

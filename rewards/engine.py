@@ -52,8 +52,11 @@ class RewardConfig:
     speed_weight·(1 - percentile/100); alternating: correctness-only rewards on even steps,
     speed-only (binary) on odd ones."""
     slow_correct_reward: float = 0.0
+    """graded: the reward of a correct program that misses the bar (between -1 and +1)."""
     correctness_weight: float = 0.5
+    """weighted: the weight of correctness (0 or 1)."""
     speed_weight: float = 0.5
+    """weighted: the weight of speed, 1 - percentile/100 (0 when over a limit)."""
     gate_on_correctness: bool = True
     """No speed credit for a wrong program (always on for binary and graded)."""
 
@@ -289,9 +292,13 @@ def rewards(
     program_costs: np.ndarray,
     program_correct: np.ndarray,
     step: int = 0,
+    *,
+    ranking_costs: np.ndarray | None = None,
 ) -> np.ndarray:
     """(P,) rewards of P programs of one problem (costs (P, T), correctness (P,) on every
-    test)."""
+    test). The tests counted and the limits come from the problem's references; the speed
+    percentile ranks against them too, or against `ranking_costs` (R', T) when given (the
+    simulator ranks a reference among the others)."""
     config.check()
     references = problem.reference_costs
     counted = counted_tests(config, references, problem.input_chars, problem.output_chars)
@@ -299,5 +306,6 @@ def rewards(
     costs = np.where(program_costs > limits[None, :], np.inf, program_costs)
     within_limits = ~np.any(np.isinf(costs) & counted[None, :], axis=1)
     correct = program_correct.astype(bool) & ~np.any(np.isnan(costs[:, counted]), axis=1)
-    percentile = speed_percentiles(costs, references, counted)
+    ranked_among = references if ranking_costs is None else ranking_costs
+    percentile = speed_percentiles(costs, ranked_among, counted)
     return combine(config, correct, within_limits, percentile, step)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rewards.engine import ProblemRuntimes, RewardConfig
+from rewards.engine import ProblemRuntimes, RewardConfig, rewards
 from rewards.simulator import all_negative_probability, qualities, simulate
 
 
@@ -59,3 +59,96 @@ def test_noise_erodes_monotonicity():
     by_noise = simulate([binary], problems(), noise_cvs=(0.0, 0.5))[0].by_noise
     assert by_noise[1].monotonicity < by_noise[0].monotonicity
     assert [n.noise_cv for n in by_noise] == [0.0, 0.5]
+
+
+def messy_problems(count: int = 12) -> list[ProblemRuntimes]:
+    """Different reference and test counts, timeouts, failures and long inputs."""
+    rng = np.random.default_rng(11)
+    made = []
+    for index in range(count):
+        refs, tests = 3 + index % 5, 1 + index % 4
+        costs = rng.uniform(0.01, 0.5, size=(refs, tests))
+        costs[rng.random(costs.shape) < 0.1] = np.inf
+        costs[rng.random(costs.shape) < 0.05] = np.nan
+        made.append(ProblemRuntimes(costs, rng.integers(10, 10_000, tests), np.full(tests, 5)))
+    return made
+
+
+CONFIGS = [
+    RewardConfig("top30", speed_bar=30),
+    RewardConfig("graded", combination="graded", slow_correct_reward=-0.5),
+    RewardConfig("weighted", combination="weighted"),
+    RewardConfig("p40-limit", limit_percentile=40, speed_bar=None),
+    RewardConfig("filtered", fastest_tests_fraction=0.5, max_input_chars=5000, speed_bar=50),
+    RewardConfig("absolute", max_mean_reference_s=0.2, time_limit_s=0.3, speed_bar=60),
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: c.name)
+def test_the_batch_gives_each_reference_the_engines_reward_against_the_others(config):
+    """Noiseless, reference i's reward in the simulator is engine.rewards() for a program
+    with its runtimes, ranked among the other references, with the tests and limits of the
+    whole reference set (as deployed): the vectorised, padded path and the one-problem path
+    agree, seen through signal density and the all-negative rate."""
+    problems = messy_problems()
+    varying, negative = 0, []
+    for problem in problems:
+        costs = problem.reference_costs
+        values = []
+        for i in range(len(costs)):
+            others = np.delete(costs, i, axis=0)
+            correct = np.array([True])  # a missing run on a counted test: the engine's call
+            values.append(
+                rewards(config, problem, costs[i : i + 1], correct, ranking_costs=others)[0]
+            )
+        values = np.array(values)
+        varying += int(np.ptp(values) > 0)
+        negative.append(all_negative_probability(values, 4))
+    level = simulate([config], problems, noise_cvs=(0.0,), group_size=4)[0].by_noise[0]
+    assert level.signal_density == pytest.approx(varying / len(problems))
+    assert level.all_negative_rate == pytest.approx(np.mean(negative))
+
+
+def test_ranking_against_the_models_own_outputs_collapses_the_signal():
+    binary = RewardConfig("binary-top50", speed_bar=50)
+    own = simulate([binary], problems(), noise_cvs=(0.0, 0.2), rank_against="own_outputs")[0]
+    # noiseless: every program ties its own re-measurements (percentile 50): constant reward
+    assert own.by_noise[0].signal_density == 0.0 and own.flags == ["flat"]
+    # noisy: the rank is a coin toss, whatever the quality
+    assert abs(own.by_noise[1].monotonicity) < 0.2
+    human = simulate([binary], problems(), noise_cvs=(0.2,))[0].by_noise[0]
+    assert human.monotonicity > 0.6
+
+
+def test_alternating_is_scored_on_the_mean_of_a_correctness_and_a_speed_step():
+    alternating = RewardConfig("alt", speed_bar=50, combination="alternating")
+    binary = RewardConfig("binary", speed_bar=50)
+    alt, plain = simulate([alternating, binary], problems(), noise_cvs=(0.0,))
+    # correctness steps give every (correct) reference +1: mean (1 + speed reward) / 2
+    assert alt.by_noise[0].curve[-1] == 1.0 and alt.by_noise[0].curve[0] == 0.0
+    assert alt.by_noise[0].all_negative_rate == pytest.approx(
+        plain.by_noise[0].all_negative_rate / 2
+    )
+
+
+def test_a_strict_bar_warns_of_all_negative_groups_and_noise_loss_is_reported():
+    strict = RewardConfig("top5", speed_bar=5)
+    result = simulate([strict], problems(), noise_cvs=(0.0,), group_size=2)[0]
+    assert result.warnings == ["81% of groups of 2 all negative at noise CV 0"]
+    fragile = RewardConfig("top50", speed_bar=50)
+    close = [
+        ProblemRuntimes(p.reference_costs**0.02, p.input_chars, p.output_chars) for p in problems()
+    ]  # references almost equally fast: a little noise reorders them
+    result = simulate([fragile], close, noise_cvs=(0.0, 0.3))[0]
+    assert any(w.startswith("monotonicity falls from") for w in result.warnings)
+
+
+def test_bad_simulator_arguments_are_named():
+    with pytest.raises(ValueError, match="group_size"):
+        simulate([RewardConfig("x")], problems(), group_size=0)
+    with pytest.raises(ValueError, match="noise_cvs"):
+        simulate([RewardConfig("x")], problems(), noise_cvs=(-1.0,))
+    with pytest.raises(ValueError, match="rank_against"):
+        simulate([RewardConfig("x")], problems(), rank_against="self")
+    with pytest.raises(ValueError, match="problems: none"):
+        simulate([RewardConfig("x")], [])

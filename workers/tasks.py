@@ -32,3 +32,11 @@ def run_dataset_build(build_id: int) -> str:
     from problems.services import do_run_build
 
     return do_run_build(build_id).status
+
+
+# The simulator is numpy on stored runtimes: no measurement, so the default queue.
+@shared_task(name="workers.run_reward_simulation")
+def run_reward_simulation(simulation_id: int) -> str:
+    from rewards.services import do_run_simulation
+
+    return do_run_simulation(simulation_id).status

@@ -1,0 +1,106 @@
+"""Read helpers for the Rewards page: plain dicts for templates and JSON."""
+
+from __future__ import annotations
+
+from django.db.models import Count
+
+from rewards.models import RewardConfig, Simulation, SimulationStatus
+
+
+def design_summary(fields: dict) -> list[str]:
+    """One short phrase per stage of the design space the configuration touches."""
+    parts = []
+    if fields.get("max_mean_reference_s") is not None:
+        parts.append(f"tests with mean human time < {1000 * fields['max_mean_reference_s']:g} ms")
+    if fields.get("max_input_chars") is not None:
+        parts.append(f"input ≤ {fields['max_input_chars']:,} chars")
+    if fields.get("max_output_chars") is not None:
+        parts.append(f"output ≤ {fields['max_output_chars']:,} chars")
+    if fields.get("fastest_tests_fraction") is not None:
+        parts.append(f"fastest {100 * fields['fastest_tests_fraction']:g}% of tests")
+    if fields.get("time_limit_s") is not None:
+        parts.append(f"limit {fields['time_limit_s']:g} s per test")
+    if fields.get("limit_percentile") is not None:
+        parts.append(f"limit at the p{fields['limit_percentile']:g} human time")
+    combination = fields.get("combination", "binary")
+    if combination == "weighted":
+        parts.append(
+            f"weighted {fields.get('correctness_weight', 0.5):g}·correct + "
+            f"{fields.get('speed_weight', 0.5):g}·speed"
+        )
+    else:
+        bar = fields.get("speed_bar")
+        speed = "within limits" if bar is None else f"top {bar:g}%"
+        extra = (
+            f", slow-correct {fields.get('slow_correct_reward', 0):g}"
+            if combination == "graded"
+            else ""
+        )
+        parts.append(f"{combination}: {speed}{extra}")
+    if not fields.get("gate_on_correctness", True) and combination in ("weighted", "alternating"):
+        parts.append("ungated (speed credit without correctness)")
+    return parts
+
+
+def verdict(result: dict | None) -> tuple[str, str]:
+    """(class, text): what the selected simulation says of a configuration."""
+    if result is None:
+        return "none", "not in this simulation"
+    if result["flags"]:
+        return "discard", "discard: " + ", ".join(result["flags"])
+    if result["warnings"]:
+        return "care", "use with care: " + "; ".join(result["warnings"])
+    return "worth", "worth training"
+
+
+def config_rows(selected: Simulation | None) -> list[dict]:
+    results = {r["name"]: r for r in selected.results} if selected else {}
+    rows = []
+    for config in RewardConfig.objects.annotate(run_count=Count("runs")):
+        css, text = verdict(results.get(config.name))
+        rows.append(
+            {
+                "config": config,
+                "design": design_summary(config.fields),
+                "verdict_class": css,
+                "verdict": text,
+                "run_count": config.run_count,
+            }
+        )
+    return rows
+
+
+def simulation_row(simulation: Simulation) -> dict:
+    return {
+        "id": simulation.pk,
+        "created_at": simulation.created_at.isoformat(),
+        "started_by": simulation.started_by,
+        "status": simulation.status,
+        "progress": simulation.progress,
+        "stage": simulation.stage,
+        "configs": len(simulation.configs),
+        "noise_cvs": simulation.noise_cvs,
+        "group_size": simulation.group_size,
+        "problems": len(simulation.problems_used) if simulation.status == "done" else None,
+        "rank_against": simulation.rank_against,
+        "wall_seconds": simulation.wall_seconds,
+        "error": simulation.error[:300],
+    }
+
+
+def selected_simulation(simulation_id: str | None) -> Simulation | None:
+    simulations = Simulation.objects.filter(status=SimulationStatus.DONE)
+    if simulation_id:
+        return simulations.filter(pk=simulation_id if simulation_id.isdigit() else 0).first()
+    # the newest that ranks against the references (a negative control is chosen explicitly)
+    return simulations.filter(rank_against="references").first()
+
+
+def simulation_chart_data(simulation: Simulation) -> dict:
+    return {
+        "id": simulation.pk,
+        "noise_cvs": simulation.noise_cvs,
+        "group_size": simulation.group_size,
+        "rank_against": simulation.rank_against,
+        "results": simulation.results,
+    }

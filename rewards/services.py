@@ -1,0 +1,330 @@
+"""Reward configurations and simulator jobs: the only place that changes their state.
+
+`check_*` validates (ValueError naming the field), `do_*` changes state.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import yaml
+from django.db import transaction
+from django.utils import timezone
+
+from problems.models import Problem
+from problems.services import corrected_reference_costs
+from rewards import engine
+from rewards.models import RewardConfig, Simulation, SimulationStatus
+from rewards.simulator import RANK_AGAINST, simulate
+
+BUILTIN_CONFIGS = Path(__file__).resolve().parent / "builtin_configs.yaml"
+MAX_NOISE_LEVELS = 8
+MAX_GROUP_SIZE = 1024
+PROGRESS_EVERY_S = 0.5
+
+
+# -- configurations ---------------------------------------------------------------------------
+
+
+def read_config_file(path: Path) -> list[tuple[engine.RewardConfig, str]]:
+    """(config, description) for each entry of a YAML or JSON list of configurations; every
+    entry is checked before any is returned (ValueError naming the entry and the field)."""
+    try:
+        data = yaml.safe_load(Path(path).read_text())
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"configs: cannot read {path}: {exc}") from None
+    if isinstance(data, dict) and "configs" in data:
+        data = data["configs"]
+    if not isinstance(data, list) or not data:
+        raise ValueError(f"configs: {path} must hold a non-empty list of configurations")
+    read, names = [], set()
+    for index, entry in enumerate(data):
+        label = entry.get("name") if isinstance(entry, dict) else None
+        where = f"configs[{index}]" + (f" ({label})" if label else "")
+        try:
+            entry = dict(entry) if isinstance(entry, dict) else entry
+            description = entry.pop("description", "") if isinstance(entry, dict) else ""
+            config = engine.RewardConfig.from_dict(entry)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        if config.name in names:
+            raise ValueError(f"{where}: name: {config.name!r} appears twice")
+        names.add(config.name)
+        read.append((config, str(description or "")))
+    return read
+
+
+def do_save_config(
+    config: engine.RewardConfig, *, description: str = "", user: str = ""
+) -> RewardConfig:
+    """Create the named configuration or update it. A configuration a training run uses
+    keeps its fields (the run must stay reproducible): changing them raises ValueError."""
+    config.check()
+    fields = config.as_dict()
+    name = fields.pop("name")
+    with transaction.atomic():
+        row = RewardConfig.objects.select_for_update().filter(name=name).first()
+        if row is None:
+            return RewardConfig.objects.create(
+                name=name, fields=fields, description=description, created_by=user
+            )
+        if row.fields != fields:
+            used = row.runs.count()
+            if used:
+                raise ValueError(
+                    f"name: {name!r} is used by {used} training run(s); "
+                    "save the changed configuration under a new name"
+                )
+            row.fields = fields
+        if description:
+            row.description = description
+        row.save()
+    return row
+
+
+def do_load_configs(path: Path = BUILTIN_CONFIGS, *, user: str = "") -> list[RewardConfig]:
+    """Store every configuration of a file, all or none."""
+    read = read_config_file(path)
+    with transaction.atomic():
+        return [do_save_config(c, description=d, user=user) for c, d in read]
+
+
+def do_set_recommended(config_id: int, recommended: bool, *, user: str = "") -> RewardConfig:
+    row = RewardConfig.objects.get(pk=config_id)
+    row.recommended = recommended
+    row.recommended_by = user if recommended else ""
+    row.recommended_at = timezone.now() if recommended else None
+    row.save(update_fields=["recommended", "recommended_by", "recommended_at", "updated_at"])
+    return row
+
+
+# -- stored runtimes as simulator input -------------------------------------------------------
+
+
+@dataclass
+class LoadedProblem:
+    slug: str
+    runtimes: engine.ProblemRuntimes
+    references: list[str]
+    tests: list[str]
+    test_kind: str  # "optimization", or "own" (a problem without generated tests)
+
+
+def _answer_chars(answer_gz: bytes) -> int:
+    """Uncompressed size of a stored answer without inflating it: a gzip member ends with
+    its size mod 2^32 (answers are far below 4 GiB)."""
+    return struct.unpack("<I", bytes(answer_gz)[-4:])[0] if len(answer_gz) >= 4 else 0
+
+
+def load_problem_runtimes(
+    slugs: list[str] | None = None, mode: str = "cpu"
+) -> tuple[list[LoadedProblem], list[tuple[str, str]]]:
+    """Simulator input from the stored reference runtimes of the problems named (all when
+    none): the optimization-test runtimes of a built problem, else the single runs on the
+    problem's own tests (an imported problem without generators). Costs are calibrated to
+    today's scale (problems.services.corrected_reference_costs). Returns the problems and
+    the (slug, reason) of those left out."""
+    problems = Problem.objects.order_by("slug")
+    if slugs:
+        problems = problems.filter(slug__in=slugs)
+    by_problem: dict[int, dict[str, list]] = {}
+    for row, cost in corrected_reference_costs(problems, mode, ("build", "verify")):
+        by_problem.setdefault(row.test.problem_id, {}).setdefault(row.purpose, []).append(
+            (row, cost)
+        )
+    loaded, skipped = [], []
+    for problem in problems.only("pk", "slug"):
+        purposes = by_problem.get(problem.pk, {})
+        kind, rows = (
+            ("optimization", purposes["build"])
+            if "build" in purposes
+            else ("own", purposes.get("verify", []))
+        )
+        references = sorted({row.solution.name for row, _ in rows})
+        tests = {row.test.name: row.test for row, _ in rows}
+        if len(references) < 2:
+            skipped.append(
+                (problem.slug, f"{len(references)} reference(s) with stored runtimes; 2 needed")
+            )
+            continue
+        names = sorted(tests)
+        costs = np.full((len(references), len(names)), np.nan)
+        ref_index = {name: i for i, name in enumerate(references)}
+        test_index = {name: i for i, name in enumerate(names)}
+        for row, cost in rows:
+            costs[ref_index[row.solution.name], test_index[row.test.name]] = cost
+        runtimes = engine.ProblemRuntimes(
+            costs,
+            np.array([tests[n].input_bytes for n in names]),
+            np.array([_answer_chars(tests[n].answer_gz) for n in names]),
+        )
+        loaded.append(LoadedProblem(problem.slug, runtimes, references, names, kind))
+    return loaded, skipped
+
+
+# -- simulations ------------------------------------------------------------------------------
+
+
+def parse_noise_levels(text: str) -> tuple[float, ...]:
+    levels = []
+    for part in str(text).replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        try:
+            value = float(part)
+        except ValueError:
+            raise ValueError(f"noise_cv: {part.strip()!r} is not a number") from None
+        if not math.isfinite(value) or not 0 <= value <= 5:
+            raise ValueError(f"noise_cv: {part.strip()} must be between 0 and 5")
+        levels.append(value)
+    if not levels:
+        raise ValueError("noise_cv: give at least one level, e.g. 0,0.05,0.2")
+    if len(levels) > MAX_NOISE_LEVELS:
+        raise ValueError(f"noise_cv: at most {MAX_NOISE_LEVELS} levels")
+    return tuple(levels)
+
+
+def check_simulation_request(
+    *,
+    config_names: list[str] | None = None,
+    configs: list[engine.RewardConfig] | None = None,
+    noise_cvs: str | tuple[float, ...] = "0,0.05,0.2",
+    group_size: int | str = 16,
+    problem_slugs: list[str] | None = None,
+    rank_against: str = "references",
+) -> dict:
+    """The arguments of do_create_simulation, checked; configurations by stored name or
+    given directly (a file)."""
+    if configs is None:
+        names = [n.strip() for n in config_names or [] if n.strip()]
+        if not names:
+            raise ValueError("configs: choose at least one configuration")
+        stored = {row.name: row for row in RewardConfig.objects.filter(name__in=names)}
+        unknown = [n for n in names if n not in stored]
+        if unknown:
+            raise ValueError(f"configs: no configuration {', '.join(unknown[:5])}")
+        configs = [stored[n].engine_config() for n in names]
+    if not configs:
+        raise ValueError("configs: choose at least one configuration")
+    levels = parse_noise_levels(noise_cvs) if isinstance(noise_cvs, str) else tuple(noise_cvs)
+    try:
+        size = int(group_size)
+    except (TypeError, ValueError):
+        raise ValueError(f"group_size: {group_size!r} is not a whole number") from None
+    if not 1 <= size <= MAX_GROUP_SIZE:
+        raise ValueError(f"group_size: must be between 1 and {MAX_GROUP_SIZE}")
+    slugs = [s.strip() for s in problem_slugs or [] if s.strip()]
+    known = set(Problem.objects.filter(slug__in=slugs).values_list("slug", flat=True))
+    unknown = [s for s in slugs if s not in known]
+    if unknown:
+        raise ValueError(f"problems: no problem {', '.join(unknown[:5])}")
+    if rank_against not in RANK_AGAINST:
+        raise ValueError(f"rank_against: {rank_against!r} is not one of {', '.join(RANK_AGAINST)}")
+    return {
+        "configs": configs,
+        "noise_cvs": levels,
+        "group_size": size,
+        "problem_slugs": slugs,
+        "rank_against": rank_against,
+    }
+
+
+def do_create_simulation(
+    *,
+    configs: list[engine.RewardConfig],
+    noise_cvs: tuple[float, ...],
+    group_size: int,
+    problem_slugs: list[str],
+    rank_against: str = "references",
+    mode: str = "cpu",
+    seed: int = 0,
+    started_by: str = "",
+    queue: bool = True,
+) -> Simulation:
+    """Record a simulation; with `queue`, the Celery task starts after the row is committed
+    (without, the caller runs it with do_run_simulation)."""
+    from workers.tasks import run_reward_simulation
+
+    simulation = Simulation.objects.create(
+        configs=[c.as_dict() for c in configs],
+        noise_cvs=list(noise_cvs),
+        group_size=group_size,
+        problem_slugs=problem_slugs,
+        rank_against=rank_against,
+        mode=mode,
+        seed=seed,
+        started_by=started_by,
+    )
+    if queue:
+        transaction.on_commit(lambda: run_reward_simulation.delay(simulation.id))
+    return simulation
+
+
+def do_run_simulation(
+    simulation_id: int, on_update: Callable[[Simulation], None] | None = None
+) -> Simulation:
+    """Run a recorded simulation: load the stored runtimes, simulate every configuration at
+    every noise level, store the results; progress goes on the row as it runs."""
+    simulation = Simulation.objects.get(pk=simulation_id)
+    started = time.monotonic()
+    Simulation.objects.filter(pk=simulation.pk).update(
+        status=SimulationStatus.RUNNING, stage="loading stored runtimes"
+    )
+    try:
+        loaded, skipped = load_problem_runtimes(simulation.problem_slugs, simulation.mode)
+        if not loaded:
+            raise ValueError(
+                "problems: none has stored runtimes of 2 or more references; "
+                "run a dataset build first"
+            )
+        configs = [engine.RewardConfig.from_dict(c) for c in simulation.configs]
+        last = [0.0]
+
+        def on_progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            if done < total and now - last[0] < PROGRESS_EVERY_S:
+                return
+            last[0] = now
+            simulation.progress = done / total
+            simulation.stage = f"{done} of {total} (configuration, noise level) pairs"
+            Simulation.objects.filter(pk=simulation.pk).update(
+                progress=simulation.progress, stage=simulation.stage
+            )
+            if on_update is not None:
+                on_update(simulation)
+
+        results = simulate(
+            configs,
+            [p.runtimes for p in loaded],
+            noise_cvs=tuple(simulation.noise_cvs),
+            group_size=simulation.group_size,
+            seed=simulation.seed,
+            rank_against=simulation.rank_against,
+            on_progress=on_progress,
+        )
+    except Exception as exc:
+        Simulation.objects.filter(pk=simulation.pk).update(
+            status=SimulationStatus.FAILED,
+            error=f"{type(exc).__name__}: {exc}",
+            finished_at=timezone.now(),
+        )
+        raise
+    Simulation.objects.filter(pk=simulation.pk).update(
+        status=SimulationStatus.DONE,
+        progress=1.0,
+        stage="done",
+        results=json.loads(json.dumps([r.as_dict() for r in results])),
+        problems_used=[[p.slug, len(p.references), len(p.tests), p.test_kind] for p in loaded],
+        skipped=[list(s) for s in skipped],
+        wall_seconds=time.monotonic() - started,
+        finished_at=timezone.now(),
+    )
+    simulation.refresh_from_db()
+    return simulation

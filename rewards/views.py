@@ -1,0 +1,101 @@
+"""The Rewards page: configurations, simulator results, and the forms that change them."""
+
+from __future__ import annotations
+
+import yaml
+from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from rewards import engine, reads, services
+from rewards.models import RewardConfig, Simulation
+
+DEFAULT_FIELDS = "speed_bar: 30\ncombination: binary\n"
+
+
+@login_required
+def rewards_page(request):
+    errors: dict[str, str] = {}
+    simulate_values = {
+        "configs": [c.name for c in RewardConfig.objects.all()],
+        "noise_cvs": "0, 0.05, 0.2",
+        "group_size": "16",
+        "problems": "",
+        "negative_control": False,
+    }
+    config_values = {"name": "", "description": "", "fields": DEFAULT_FIELDS}
+    if request.method == "POST" and request.POST.get("form") == "simulate":
+        simulate_values = {
+            "configs": request.POST.getlist("configs"),
+            "noise_cvs": request.POST.get("noise_cvs", ""),
+            "group_size": request.POST.get("group_size", "").strip(),
+            "problems": request.POST.get("problems", ""),
+            "negative_control": request.POST.get("negative_control") == "on",
+        }
+        try:
+            checked = services.check_simulation_request(
+                config_names=simulate_values["configs"],
+                noise_cvs=simulate_values["noise_cvs"],
+                group_size=simulate_values["group_size"],
+                problem_slugs=simulate_values["problems"].split(),
+                rank_against="own_outputs" if simulate_values["negative_control"] else "references",
+            )
+            services.do_create_simulation(**checked, started_by=request.user.username)
+            return redirect(reverse("rewards") + "#simulations")
+        except ValueError as exc:
+            errors["simulate"] = str(exc)
+    elif request.method == "POST" and request.POST.get("form") == "config":
+        config_values = {k: request.POST.get(k, "") for k in ("name", "description", "fields")}
+        try:
+            config = _config_from_form(config_values)
+            row = services.do_save_config(
+                config, description=config_values["description"].strip(), user=request.user.username
+            )
+            return redirect(reverse("rewards") + f"#config-{row.pk}")
+        except ValueError as exc:
+            errors["config"] = str(exc)
+    selected = reads.selected_simulation(request.GET.get("simulation"))
+    return render(
+        request,
+        "rewards/rewards.html",
+        {
+            "configs": reads.config_rows(selected),
+            "selected": selected,
+            "selected_data": reads.simulation_chart_data(selected) if selected else None,
+            "errors": errors,
+            "simulate": simulate_values,
+            "config_form": config_values,
+        },
+        status=400 if errors else 200,
+    )
+
+
+def _config_from_form(values: dict) -> engine.RewardConfig:
+    try:
+        fields = yaml.safe_load(values["fields"] or "{}") or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"fields: not YAML or JSON ({str(exc).splitlines()[0]})") from None
+    if not isinstance(fields, dict):
+        raise ValueError("fields: must be a mapping of field: value")
+    if "name" in fields:
+        raise ValueError("fields: give the name in the name box, not among the fields")
+    return engine.RewardConfig.from_dict({**fields, "name": values["name"]})
+
+
+@login_required
+@require_POST
+def recommend(request, config_id: int):
+    get_object_or_404(RewardConfig, pk=config_id)
+    services.do_set_recommended(
+        config_id, request.POST.get("recommended") == "1", user=request.user.username
+    )
+    return redirect(reverse("rewards") + f"#config-{config_id}")
+
+
+@login_required
+def simulations_data(request):
+    return JsonResponse(
+        {"simulations": [reads.simulation_row(s) for s in Simulation.objects.all()[:30]]}
+    )
