@@ -86,6 +86,7 @@ class ProblemTest(models.Model):
     input_gz = models.BinaryField()
     answer_gz = models.BinaryField()
     input_bytes = models.PositiveBigIntegerField(help_text="Uncompressed size.")
+    answer_bytes = models.PositiveBigIntegerField(default=0, help_text="Uncompressed size.")
     generator = models.ForeignKey(
         InputGenerator, null=True, blank=True, on_delete=models.SET_NULL, related_name="tests"
     )

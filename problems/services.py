@@ -129,6 +129,7 @@ def do_store_problem(imported: ImportedProblem) -> bool:
                     input_gz=gzip.compress(test.input, 6),
                     answer_gz=gzip.compress(test.answer, 6),
                     input_bytes=len(test.input),
+                    answer_bytes=len(test.answer),
                 )
                 for test in imported.tests
             },
@@ -270,6 +271,7 @@ def do_store_outcome(build: DatasetBuild, problem: Problem, outcome: ProblemOutc
                 input_gz=gzip.compress(new.input, 6) if stored_input else b"",
                 answer_gz=gzip.compress(new.answer, 6),
                 input_bytes=len(new.input),
+                answer_bytes=len(new.answer),
                 generator=generators[new.generator],
                 seed=new.seed,
                 size=new.size,
@@ -398,6 +400,7 @@ def corrected_reference_costs(problems, mode: str = "cpu", purposes: tuple[str, 
         purpose__in=purposes,
         solution__verdict_label__in=[Verdict.ACCEPTED, Verdict.TOO_SLOW],
     ).select_related("test", "solution")
+    rows = rows.defer("test__input_gz", "test__answer_gz", "solution__code")  # sizes suffice
     for row in rows:
         if row.verdict == "TIME_LIMIT":
             yield row, TIMED_OUT

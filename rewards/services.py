@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -117,12 +116,6 @@ class LoadedProblem:
     test_kind: str  # "optimization", or "own" (a problem without generated tests)
 
 
-def _answer_chars(answer_gz: bytes) -> int:
-    """Uncompressed size of a stored answer without inflating it: a gzip member ends with
-    its size mod 2^32 (answers are far below 4 GiB)."""
-    return struct.unpack("<I", bytes(answer_gz)[-4:])[0] if len(answer_gz) >= 4 else 0
-
-
 def load_problem_runtimes(
     slugs: list[str] | None = None, mode: str = "cpu"
 ) -> tuple[list[LoadedProblem], list[tuple[str, str]]]:
@@ -163,7 +156,7 @@ def load_problem_runtimes(
         runtimes = engine.ProblemRuntimes(
             costs,
             np.array([tests[n].input_bytes for n in names]),
-            np.array([_answer_chars(tests[n].answer_gz) for n in names]),
+            np.array([tests[n].answer_bytes for n in names]),
         )
         loaded.append(LoadedProblem(problem.slug, runtimes, references, names, kind))
     return loaded, skipped

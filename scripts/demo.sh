@@ -10,12 +10,15 @@ PY=.venv/bin/python
 
 $PY manage.py migrate --noinput
 [[ -d problems/packs/core ]] && $PY manage.py import_problems problems/packs/core --format pack
+$PY manage.py load_reward_configs
 $PY manage.py demo_setup --url "$URL"
 
 pids=()
+helpers=()
 stop() {
   trap - INT TERM EXIT
   echo; echo "stopping…"
+  kill -TERM "${helpers[@]}" 2>/dev/null || true
   # The worker's warm shutdown would wait for the 5-minute replay: SIGQUIT ends it at once
   # (Celery's cold shutdown); the replay's run is marked stopped by the next `make demo`.
   kill -QUIT "${pids[@]:1}" 2>/dev/null || true
@@ -43,5 +46,19 @@ $PY manage.py start_demo_run --url "$URL"
 $PY manage.py build_dataset --queue --problems big-sum count-inversions sort-numbers \
   --set slow_target_s=0.3 --set repeats=2
 echo "  dataset     : a build of 3 pack problems is queued: ${URL}/dataset/"
+# When it is done, the offline simulator scores the built-in reward configurations on it.
+(
+  for _ in $(seq 1 240); do
+    sleep 5
+    status=$($PY manage.py shell -c "from problems.models import DatasetBuild as B; b = B.objects.first(); print(b.status if b else '')" 2>/dev/null || true)
+    if [[ $status == done ]]; then
+      $PY manage.py simulate_rewards >var/simulate_rewards.log 2>&1 || true
+      break
+    fi
+    [[ $status == failed ]] && break
+  done
+) &
+helpers+=($!)
+echo "  rewards     : the reward simulator runs when the build is done: ${URL}/rewards/"
 echo "  running     : server and worker are up; Ctrl-C stops both."
 wait -n "${pids[@]}"

@@ -62,6 +62,7 @@ def test_a_build_stores_tests_runtimes_outcomes_and_its_funnel(tmp_path):
     # a large input is not stored: its generator, seed and size make it again
     assert optimization.regenerate and bytes(optimization.input_gz) == b""
     assert optimization.input_bytes > 400_000 and len(optimization.input_sha256) == 64
+    assert optimization.answer_bytes == len(optimization.answer_text)
     runtimes = ReferenceRuntime.objects.filter(test=optimization)
     assert runtimes.count() == 4  # fast, middle, slow and the wrong one
     assert {r.machine for r in runtimes} == {machine_fingerprint()}

@@ -36,6 +36,7 @@ def test_packages_import_with_tests_solutions_and_generators(packages):
     assert problem.tests.count() == 3 and problem.tests.filter(kind="sample").count() == 1
     secret = problem.tests.get(name="secret/0")
     assert secret.input_bytes == len((packages / "sum/data/secret/0.in").read_bytes())
+    assert secret.answer_bytes == len("1400000\n")
     assert (
         secret.answer_text == "1400000\n" and len(bytes(secret.input_gz)) < secret.input_bytes / 5
     )

@@ -51,6 +51,7 @@ def stored_problem(
             input_gz=gzip.compress(b"1" * chars_in),
             answer_gz=gzip.compress(b"2" * chars_out),
             input_bytes=chars_in,
+            answer_bytes=chars_out,
         )
         for i, (chars_in, chars_out) in enumerate(sizes)
     ]
