@@ -50,7 +50,7 @@ echo "  dataset     : a build of 3 pack problems is queued: ${URL}/dataset/"
 (
   for _ in $(seq 1 240); do
     sleep 5
-    status=$($PY manage.py shell -c "from problems.models import DatasetBuild as B; b = B.objects.first(); print(b.status if b else '')" 2>/dev/null || true)
+    status=$($PY manage.py shell -v 0 -c "from problems.models import DatasetBuild as B; b = B.objects.first(); print(b.status if b else '')" 2>/dev/null | tail -n 1 || true)
     if [[ $status == done ]]; then
       $PY manage.py simulate_rewards >var/simulate_rewards.log 2>&1 || true
       break
