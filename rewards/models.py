@@ -51,6 +51,9 @@ class Simulation(models.Model):
     noise_cvs = models.JSONField(default=list)
     group_size = models.PositiveIntegerField(default=16)
     problem_slugs = models.JSONField(default=list, blank=True, help_text="Empty: every problem.")
+    split = models.CharField(
+        max_length=12, blank=True, default="", help_text="train | test; empty: any split."
+    )
     mode = models.CharField(max_length=12, default="cpu")
     rank_against = models.CharField(
         max_length=12, default="references", help_text="own_outputs: the negative control."

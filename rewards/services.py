@@ -27,6 +27,7 @@ BUILTIN_CONFIGS = Path(__file__).resolve().parent / "builtin_configs.yaml"
 MAX_NOISE_LEVELS = 8
 MAX_GROUP_SIZE = 1024
 PROGRESS_EVERY_S = 0.5
+SPLITS = ("", "train", "test")
 
 
 # -- configurations ---------------------------------------------------------------------------
@@ -117,16 +118,19 @@ class LoadedProblem:
 
 
 def load_problem_runtimes(
-    slugs: list[str] | None = None, mode: str = "cpu"
+    slugs: list[str] | None = None, mode: str = "cpu", split: str = ""
 ) -> tuple[list[LoadedProblem], list[tuple[str, str]]]:
     """Simulator input from the stored reference runtimes of the problems named (all when
-    none): the optimization-test runtimes of a built problem, else the single runs on the
-    problem's own tests (an imported problem without generators). Costs are calibrated to
-    today's scale (problems.services.corrected_reference_costs). Returns the problems and
-    the (slug, reason) of those left out."""
+    none; only those of `split` when given): the optimization-test runtimes of a built
+    problem, else the single runs on the problem's own tests (an imported problem without
+    generators). Costs are calibrated to today's scale
+    (problems.services.corrected_reference_costs). Returns the problems and the
+    (slug, reason) of those left out."""
     problems = Problem.objects.order_by("slug")
     if slugs:
         problems = problems.filter(slug__in=slugs)
+    if split:
+        problems = problems.filter(split=split)
     by_problem: dict[int, dict[str, list]] = {}
     for row, cost in corrected_reference_costs(problems, mode, ("build", "verify")):
         by_problem.setdefault(row.test.problem_id, {}).setdefault(row.purpose, []).append(
@@ -191,6 +195,7 @@ def check_simulation_request(
     noise_cvs: str | tuple[float, ...] = "0,0.05,0.2",
     group_size: int | str = 16,
     problem_slugs: list[str] | None = None,
+    split: str = "",
     rank_against: str = "references",
 ) -> dict:
     """The arguments of do_create_simulation, checked; configurations by stored name or
@@ -220,11 +225,14 @@ def check_simulation_request(
         raise ValueError(f"problems: no problem {', '.join(unknown[:5])}")
     if rank_against not in RANK_AGAINST:
         raise ValueError(f"rank_against: {rank_against!r} is not one of {', '.join(RANK_AGAINST)}")
+    if split not in SPLITS:
+        raise ValueError(f"split: {split!r} is not one of train, test (or empty: any)")
     return {
         "configs": configs,
         "noise_cvs": levels,
         "group_size": size,
         "problem_slugs": slugs,
+        "split": split,
         "rank_against": rank_against,
     }
 
@@ -235,6 +243,7 @@ def do_create_simulation(
     noise_cvs: tuple[float, ...],
     group_size: int,
     problem_slugs: list[str],
+    split: str = "",
     rank_against: str = "references",
     mode: str = "cpu",
     seed: int = 0,
@@ -250,6 +259,7 @@ def do_create_simulation(
         noise_cvs=list(noise_cvs),
         group_size=group_size,
         problem_slugs=problem_slugs,
+        split=split,
         rank_against=rank_against,
         mode=mode,
         seed=seed,
@@ -271,7 +281,9 @@ def do_run_simulation(
         status=SimulationStatus.RUNNING, stage="loading stored runtimes"
     )
     try:
-        loaded, skipped = load_problem_runtimes(simulation.problem_slugs, simulation.mode)
+        loaded, skipped = load_problem_runtimes(
+            simulation.problem_slugs, simulation.mode, simulation.split
+        )
         if not loaded:
             raise ValueError(
                 "problems: none has stored runtimes of 2 or more references; "

@@ -23,6 +23,7 @@ def rewards_page(request):
         "noise_cvs": "0, 0.05, 0.2",
         "group_size": "16",
         "problems": "",
+        "split": "",
         "negative_control": False,
     }
     config_values = {"name": "", "description": "", "fields": DEFAULT_FIELDS}
@@ -32,6 +33,7 @@ def rewards_page(request):
             "noise_cvs": request.POST.get("noise_cvs", ""),
             "group_size": request.POST.get("group_size", "").strip(),
             "problems": request.POST.get("problems", ""),
+            "split": request.POST.get("split", ""),
             "negative_control": request.POST.get("negative_control") == "on",
         }
         try:
@@ -40,6 +42,7 @@ def rewards_page(request):
                 noise_cvs=simulate_values["noise_cvs"],
                 group_size=simulate_values["group_size"],
                 problem_slugs=simulate_values["problems"].split(),
+                split=simulate_values["split"],
                 rank_against="own_outputs" if simulate_values["negative_control"] else "references",
             )
             services.do_create_simulation(**checked, started_by=request.user.username)

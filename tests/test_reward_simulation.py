@@ -117,6 +117,11 @@ def test_stored_runtimes_become_simulator_input():
     assert list(built.runtimes.input_chars) == [100, 5000]
     assert list(built.runtimes.output_chars) == [10, 20]
     assert (imported.test_kind, imported.references) == ("own", ["a", "b"])
+    Problem.objects.filter(slug="built").update(split="train")
+    train, _ = services.load_problem_runtimes(split="train")
+    assert [p.slug for p in train] == ["built"]
+    with pytest.raises(ValueError, match="split: 'dev' is not one of train, test"):
+        services.check_simulation_request(configs=[engine.RewardConfig("x")], split="dev")
     # a drift fit made after the runtimes were stored maps them to today's scale
     Calibration.objects.create(mode="cpu", machine="m", slope=2.0, intercept=0.5, pairs=9)
     (built, _), _ = services.load_problem_runtimes(["built", "imported"])

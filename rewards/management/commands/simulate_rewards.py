@@ -32,6 +32,9 @@ class Command(BaseCommand):
         parser.add_argument("--noise-cv", default="0.0,0.05,0.2", help="Comma-separated CVs.")
         parser.add_argument("--group-size", default=16, help="G, samples per prompt.")
         parser.add_argument("--problems", nargs="*", default=[], help="Slugs (default: all).")
+        parser.add_argument(
+            "--split", choices=["train", "test"], default="", help="Only this split's problems."
+        )
         parser.add_argument("--mode", choices=MODES, default="cpu")
         parser.add_argument(
             "--rank-against",
@@ -50,6 +53,7 @@ class Command(BaseCommand):
                 noise_cvs=options["noise_cv"],
                 group_size=options["group_size"],
                 problem_slugs=options["problems"],
+                split=options["split"],
                 rank_against=options["rank_against"],
             )
             simulation = services.do_create_simulation(
