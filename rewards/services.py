@@ -146,10 +146,11 @@ def load_problem_runtimes(
         )
         references = sorted({row.solution.name for row, _ in rows})
         tests = {row.test.name: row.test for row, _ in rows}
+        if not references:
+            skipped.append((problem.slug, "no stored runtimes (not built yet)"))
+            continue
         if len(references) < 2:
-            skipped.append(
-                (problem.slug, f"{len(references)} reference(s) with stored runtimes; 2 needed")
-            )
+            skipped.append((problem.slug, "1 reference with stored runtimes; 2 needed"))
             continue
         names = sorted(tests)
         costs = np.full((len(references), len(names)), np.nan)

@@ -104,8 +104,12 @@ def test_stored_runtimes_become_simulator_input():
     )
     stored_problem("imported", {"a": [0.5, 0.7], "b": [0.6, 0.9]}, purpose="verify")
     stored_problem("lonely", {"a": [1.0, 1.0]})
+    Problem.objects.create(slug="unbuilt", title="unbuilt")
     loaded, skipped = services.load_problem_runtimes()
-    assert skipped == [("lonely", "1 reference(s) with stored runtimes; 2 needed")]
+    assert skipped == [
+        ("lonely", "1 reference with stored runtimes; 2 needed"),
+        ("unbuilt", "no stored runtimes (not built yet)"),
+    ]
     built, imported = loaded
     assert (built.slug, built.test_kind, built.tests) == ("built", "optimization", ["t0", "t1"])
     # the wrong-labelled reference is not a reference; a failed run is missing (nan)

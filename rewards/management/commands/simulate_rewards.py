@@ -67,8 +67,12 @@ class Command(BaseCommand):
             f"{len(simulation.problems_used)} problems ({len(simulation.skipped)} left out) "
             f"in {simulation.wall_seconds:.2f} s\x1b[K\n"
         )
+        by_reason: dict[str, list[str]] = {}
         for slug, reason in simulation.skipped:
-            sys.stderr.write(f"  left out {slug}: {reason}\n")
+            by_reason.setdefault(reason, []).append(slug)
+        for reason, slugs in by_reason.items():
+            more = f", … {len(slugs) - 5} more" if len(slugs) > 5 else ""
+            sys.stderr.write(f"  left out {len(slugs)}: {reason}: {', '.join(slugs[:5])}{more}\n")
         if options["json"]:
             for result in simulation.results:
                 self.stdout.write(json.dumps(by_noise_level(result)))
