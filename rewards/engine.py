@@ -18,10 +18,11 @@ The design space, applied in this order:
 
 from __future__ import annotations
 
-import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 
 import numpy as np
+
+from rewards.typed import checked_values
 
 COMBINATIONS = ("binary", "graded", "weighted", "alternating")
 
@@ -64,35 +65,9 @@ class RewardConfig:
     def from_dict(cls, data: dict) -> RewardConfig:
         """A checked config from plain data (a file, a form, a stored row); a bad value
         raises ValueError naming its field."""
-        if not isinstance(data, dict):
-            raise ValueError("a reward configuration must be a mapping of field: value")
-        known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(data) - set(known))
-        if unknown:
-            raise ValueError(f"{', '.join(unknown)}: unknown field (known: {', '.join(known)})")
-        if not isinstance(data.get("name"), str) or not data["name"].strip():
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             raise ValueError("name: a non-empty text is required")
-        values = {}
-        for name, value in data.items():
-            kind = _FIELD_KINDS[name]
-            if value is None and name in _OPTIONAL:
-                values[name] = None
-            elif kind is str:
-                if not isinstance(value, str):
-                    raise ValueError(f"{name}: must be text, not {value!r}")
-                values[name] = value.strip()
-            elif kind is bool:
-                if not isinstance(value, bool):
-                    raise ValueError(f"{name}: must be true or false, not {value!r}")
-                values[name] = value
-            else:
-                if isinstance(value, bool) or not isinstance(value, int | float):
-                    raise ValueError(f"{name}: must be a number, not {value!r}")
-                if not math.isfinite(value):
-                    raise ValueError(f"{name}: must be finite")
-                if kind is int and value != int(value):
-                    raise ValueError(f"{name}: must be a whole number")
-                values[name] = kind(value)
+        values = checked_values(data, _FIELD_KINDS, _OPTIONAL)
         config = cls(**values)
         config.check()
         return config
@@ -136,15 +111,17 @@ _FIELD_KINDS = {
     "speed_weight": float,
     "gate_on_correctness": bool,
 }
-_OPTIONAL = {
-    "max_mean_reference_s",
-    "max_input_chars",
-    "max_output_chars",
-    "fastest_tests_fraction",
-    "time_limit_s",
-    "limit_percentile",
-    "speed_bar",
-}
+_OPTIONAL = frozenset(
+    {
+        "max_mean_reference_s",
+        "max_input_chars",
+        "max_output_chars",
+        "fastest_tests_fraction",
+        "time_limit_s",
+        "limit_percentile",
+        "speed_bar",
+    }
+)
 
 
 @dataclass
