@@ -1,0 +1,93 @@
+"""The policy: a transformers causal LM from a local path, or the built-in tiny model made
+from a config with a byte-level BPE tokenizer trained here on the reference-solution corpus
+(nothing is downloaded). Plain Python + torch + transformers, no Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+PAD, EOS = "<|pad|>", "<|endoftext|>"
+TINY = "tiny"
+
+
+@dataclass
+class TinyModelConfig:
+    """The built-in model: a 2-layer GPT-2 that trains at a useful speed on 2 CPU cores."""
+
+    vocab_size: int = 2048
+    """BPE merges learned from the corpus (fewer when the corpus is small)."""
+    n_layer: int = 2
+    n_head: int = 4
+    n_embd: int = 128
+    n_positions: int = 1024
+    """Longest prompt + completion, in tokens."""
+
+
+def train_tokenizer(corpus: list[str], vocab_size: int = 2048):
+    """A byte-level BPE tokenizer (any text encodes, nothing is unknown) trained on `corpus`,
+    wrapped for transformers, with pad and end-of-text tokens."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    if not corpus:
+        raise ValueError("corpus: no text to train the tokenizer on")
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=[PAD, EOS],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tokenizer.train_from_iterator(corpus, trainer)
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, pad_token=PAD, eos_token=EOS, bos_token=EOS
+    )
+
+
+def tiny_model(tokenizer, config: TinyModelConfig | None = None, seed: int = 0):
+    """A freshly initialised GPT-2 of `config`'s size for `tokenizer`."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    config = config or TinyModelConfig()
+    torch.manual_seed(seed)
+    return GPT2LMHeadModel(
+        GPT2Config(
+            vocab_size=len(tokenizer),
+            n_positions=config.n_positions,
+            n_embd=config.n_embd,
+            n_layer=config.n_layer,
+            n_head=config.n_head,
+            bos_token_id=tokenizer.eos_token_id,
+            eos_token_id=tokenizer.eos_token_id,
+            pad_token_id=tokenizer.pad_token_id,
+            # no dropout: log-probabilities at sampling and at update time must agree
+            resid_pdrop=0.0,
+            embd_pdrop=0.0,
+            attn_pdrop=0.0,
+        )
+    )
+
+
+def load_policy(model: str, corpus: list[str] | None = None, seed: int = 0):
+    """(model, tokenizer). `model` is "tiny" (built here; `corpus` trains its tokenizer) or
+    the path of a local transformers checkpoint (bf16 on a GPU, float32 on a CPU)."""
+    if model == TINY:
+        tokenizer = train_tokenizer(corpus or [])
+        return tiny_model(tokenizer, seed=seed), tokenizer
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    path = Path(model)
+    if not (path / "config.json").is_file():
+        raise ValueError(f"model: {model!r} is neither 'tiny' nor a local model folder")
+    dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32
+    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    policy = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=dtype)
+    return policy, tokenizer

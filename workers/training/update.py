@@ -1,0 +1,129 @@
+"""One GRPO update and the supervised warm start. Plain torch (docs/grpo.md)."""
+
+from __future__ import annotations
+
+import random
+
+import torch
+
+from workers.training.advantages import group_advantages
+from workers.training.config import TrainConfig
+from workers.training.loss import policy_loss, token_entropy
+from workers.training.rollout import Sample, completion_target, encode_batch, token_logprobs
+
+
+def grpo_update(
+    model,
+    optimizer,
+    tokenizer,
+    samples: list[Sample],
+    rewards: torch.Tensor,
+    config: TrainConfig,
+    ref_model=None,
+) -> dict[str, float]:
+    """One optimizer step on scored rollouts. samples: P groups of G, in group order;
+    rewards: (P, G). Groups whose advantages are all zero carry no gradient and are left
+    out of the forward pass; with none left the step is skipped.
+
+    1. advantages (eq. 1-2) from rewards and completion lengths;
+    2. for μ inner epochs: log-probabilities under the current policy, the clipped loss
+       over the constant token budget (eq. 3-5), backward, gradient-norm clip at 1, step.
+    """
+    groups, group_size = rewards.shape
+    lengths = torch.tensor([len(s.completion_ids) for s in samples]).view(groups, group_size)
+    advantages = group_advantages(
+        rewards,
+        lengths,
+        token_weighted_baseline=config.token_weighted_baseline,
+        normalize_std=config.normalize_std,
+    ).flatten()
+    useful = [i for i in range(len(samples)) if advantages[i] != 0 and samples[i].completion_ids]
+    metrics = {"losses/skipped": 0.0, "train/learning_rate": optimizer.param_groups[0]["lr"]}
+    if not useful:
+        metrics["losses/skipped"] = 1.0
+        return metrics
+    chosen = [samples[i] for i in useful]
+    input_ids, attention, completion_mask = encode_batch(
+        tokenizer, [s.prompt_ids for s in chosen], [s.completion_ids for s in chosen]
+    )
+    old = torch.zeros(input_ids.shape)
+    for row, sample in enumerate(chosen):
+        old[row, completion_mask[row].bool()] = torch.tensor(sample.logprobs)
+    reference = None
+    if ref_model is not None and config.kl_beta > 0:
+        with torch.no_grad():
+            reference, _ = token_logprobs(ref_model, input_ids, attention, config.temperature)
+    model.eval()  # no dropout: the first epoch's ratio is exactly 1 (gradients still flow)
+    for _ in range(config.inner_epochs):
+        logprobs, logits = token_logprobs(model, input_ids, attention, config.temperature)
+        terms = policy_loss(
+            logprobs,
+            old,
+            advantages[useful],
+            completion_mask,
+            token_budget=config.token_budget,
+            clip_epsilon=config.clip_epsilon,
+            ref_logprobs=reference,
+            kl_beta=config.kl_beta,
+        )
+        optimizer.zero_grad(set_to_none=True)
+        terms.loss.backward()
+        grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+    shifted = completion_mask[:, 1:]  # logits at t predict token t + 1
+    metrics.update(
+        {
+            "losses/policy": terms.policy,
+            "losses/kl": terms.kl,
+            "losses/clip_fraction": terms.clip_fraction,
+            "losses/entropy": token_entropy(logits[:, :-1].detach(), shifted),
+            "losses/grad_norm": float(grad_norm),
+            "train/tokens": float(terms.tokens),
+        }
+    )
+    return metrics
+
+
+def warm_start(
+    model,
+    tokenizer,
+    examples: list[tuple[str, str]],
+    *,
+    steps: int,
+    learning_rate: float = 1e-3,
+    batch_size: int = 8,
+    seed: int = 0,
+) -> list[float]:
+    """Supervised steps on (prompt, program) pairs so the tiny model writes valid programs:
+    cross-entropy on the completion tokens only. Returns each step's loss."""
+    if not examples:
+        raise ValueError("examples: no (prompt, program) pair to warm-start on")
+    rng = random.Random(seed)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.0)
+    encoded = [
+        (
+            tokenizer(prompt)["input_ids"],
+            tokenizer(completion_target(program))["input_ids"] + [tokenizer.eos_token_id],
+        )
+        for prompt, program in examples
+    ]
+    limit = model.config.n_positions if hasattr(model.config, "n_positions") else None
+    if limit is not None:
+        encoded = [(p, c) for p, c in encoded if len(p) + len(c) <= limit]
+        if not encoded:
+            raise ValueError(f"examples: every prompt + program is over {limit} tokens")
+    losses = []
+    model.train()
+    for _ in range(steps):
+        batch = [rng.choice(encoded) for _ in range(batch_size)]
+        input_ids, attention, completion_mask = encode_batch(
+            tokenizer, [p for p, _ in batch], [c for _, c in batch]
+        )
+        logprobs, _ = token_logprobs(model, input_ids, attention)
+        loss = -(logprobs * completion_mask).sum() / completion_mask.sum()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        losses.append(float(loss.detach()))
+    return losses
