@@ -1,0 +1,70 @@
+"""Scoring generated programs in the sandbox against stored human references: verdicts,
+format failures, timeouts, and rewards through a reward configuration."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from rewards.engine import ProblemRuntimes, RewardConfig
+from tests.pipeline_problems import MIDDLE
+from workers.execution.engine import Case, Program, measure
+from workers.execution.samples import FAST, SLOW
+from workers.training.scoring import FORMAT, ScoringProblem, score_group
+
+WRONG = FAST.replace("sum(nums)", "sum(nums) + 1")
+
+
+@pytest.fixture(scope="module")
+def sum_problem(tmp_path_factory) -> ScoringProblem:
+    root = tmp_path_factory.mktemp("sum")
+    (root / "small.in").write_text("3\n1 2 3\n")
+    (root / "small.ans").write_text("6\n")
+    n = 200_000
+    (root / "big.in").write_text(f"{n}\n" + " ".join(["7"] * n) + "\n")
+    (root / "big.ans").write_text(f"{7 * n}\n")
+    big = Case("big", root / "big.in", root / "big.ans", "optimization")
+    # the human references, measured now on this machine: fast, middle, slow
+    reports = measure(
+        [Program(name, code, "python") for name, code in (("f", FAST), ("m", MIDDLE), ("s", SLOW))],
+        [big],
+        repeats=1,
+    )
+    costs = np.array([[reports[name].tests[0].cpu_s] for name in ("f", "m", "s")])
+    return ScoringProblem(
+        "sum",
+        ProblemRuntimes(costs, np.array([n * 2]), np.array([8])),
+        [Case("small", root / "small.in", root / "small.ans")],
+        [big],
+        cap_s=10.0,
+    )
+
+
+def test_a_group_is_checked_timed_and_rewarded(sum_problem):
+    config = RewardConfig("binary-top50", speed_bar=50)
+    scores = score_group([FAST, SLOW, WRONG, None], sum_problem, config)
+    fast, slow, wrong, missing = scores
+    assert (fast.verdict, fast.correct, fast.reward) == ("OK", True, 1.0)
+    assert fast.speed_percentile < 50 and fast.costs[0] > 0
+    assert (slow.verdict, slow.correct, slow.reward) == ("OK", True, -1.0)
+    assert slow.speed_percentile > 50  # ties the slow reference, slower than the others
+    assert (wrong.verdict, wrong.correct, wrong.reward) == ("WRONG_ANSWER", False, -1.0)
+    assert wrong.costs == [None] and wrong.speed_percentile is None  # not timed
+    assert (missing.verdict, missing.reward) == (FORMAT, -1.0)
+
+
+def test_a_program_over_the_cap_is_timed_out_and_graded_rewards_order_the_group(sum_problem):
+    capped = ScoringProblem(
+        "sum",
+        sum_problem.runtimes,
+        sum_problem.correctness,
+        sum_problem.optimization,
+        cap_s=float(sum_problem.runtimes.reference_costs[1, 0]),  # the middle reference's time
+    )
+    graded = RewardConfig("graded", speed_bar=50, combination="graded", slow_correct_reward=-0.5)
+    fast, slow, wrong = score_group([FAST, SLOW, WRONG], capped, graded)
+    assert slow.verdict == "OK" and slow.costs == [math.inf]  # correct, but over the cap
+    assert slow.speed_percentile == 100.0
+    assert [fast.reward, slow.reward, wrong.reward] == [1.0, -0.5, -1.0]
