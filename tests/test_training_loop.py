@@ -1,0 +1,132 @@
+"""The training loop on a CPU with a tiny policy and real sandbox scoring: every metric of a
+step is reported, samples are recorded, checkpoints are written, and a run that crashes
+resumes from its checkpoint with a continuous metric series."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import pytest
+
+from rewards.engine import RewardConfig
+from tests.training_problems import sum_training_problem, warmed_tiny_policy
+from workers.training.config import TrainConfig
+from workers.training.loop import LocalScorer, Trainer
+
+STEP_KEYS = {
+    "rewards/mean",
+    "rewards/std",
+    "groups/all_negative",
+    "groups/all_positive",
+    "groups/mixed",
+    "groups/all_correct_tied",
+    "eval/p100",
+    "eval/p50",
+    "eval/p30",
+    "eval/speed_percentile",
+    "completions/length_mean",
+    "completions/length_max",
+    "completions/truncated",
+    "timing/scoring_latency_s",
+    "staleness/dropped",
+    "staleness/mean",
+    "staleness/max",
+    "time/generate_s",
+    "time/score_wait_s",
+    "time/update_s",
+    "time/step_s",
+    "time/overhead_share",
+    "train/learning_rate",
+    "losses/skipped",
+}
+
+
+class MemorySink:
+    """Metrics keyed by (step, key) like the ingest API (a re-sent step overwrites)."""
+
+    def __init__(self, crash_at_step: int | None = None):
+        self.metrics: dict[int, dict[str, float]] = {}
+        self.logged: list[int] = []
+        self.rows: dict[int, list] = {}
+        self.crash_at_step = crash_at_step
+        self.stop = False
+
+    def log(self, step, metrics):
+        if step == self.crash_at_step:
+            raise RuntimeError("worker lost")
+        self.metrics[step] = {**self.metrics.get(step, {}), **metrics}
+        self.logged.append(step)
+
+    def samples(self, step, rows):
+        self.rows[step] = rows
+
+    def should_stop(self):
+        return self.stop
+
+
+@pytest.fixture(scope="module")
+def policy():
+    return warmed_tiny_policy()
+
+
+@pytest.fixture(scope="module")
+def problem(tmp_path_factory):
+    return sum_training_problem(tmp_path_factory.mktemp("sum"))
+
+
+CONFIG = TrainConfig(
+    group_size=4,
+    prompts_per_step=1,
+    steps=3,
+    max_new_tokens=60,
+    learning_rate=1e-3,
+    token_budget=256,
+    checkpoint_every=1,
+    temperature=0.8,
+)
+REWARD = RewardConfig("binary-top50", speed_bar=50)
+
+
+def trainer(policy, problem, sink, tmp_path, config=CONFIG):
+    model, tokenizer = copy.deepcopy(policy)
+    return Trainer(config, model, tokenizer, [problem], LocalScorer(REWARD), sink, tmp_path)
+
+
+def test_a_run_reports_every_step_records_samples_and_checkpoints(policy, problem, tmp_path):
+    sink = MemorySink()
+    run = trainer(policy, problem, sink, tmp_path)
+    assert run.run() == 3
+    assert sink.logged == [0, 1, 2]
+    for step in range(3):
+        assert STEP_KEYS <= set(sink.metrics[step]), STEP_KEYS - set(sink.metrics[step])
+        rows = sink.rows[step]
+        assert [(r.group, r.index) for r in rows] == [(0, i) for i in range(4)]
+        assert all(r.problem == "sum" and r.verdict for r in rows)
+    # the batch of step k was sampled while step k - 1 was scored: one version behind
+    assert sink.metrics[0]["staleness/max"] == 0.0 and sink.metrics[1]["staleness/max"] == 1.0
+    assert sink.metrics[2]["eval/p100"] == sum(r.correct for r in sink.rows[2]) / 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["step-000002", "step-000003"]
+
+
+def test_a_crashed_run_resumes_from_its_checkpoint_without_gaps(policy, problem, tmp_path):
+    config = dataclasses.replace(CONFIG, steps=4, checkpoint_every=2)
+    crashing = MemorySink(crash_at_step=3)  # after the checkpoint at version 2, step 2 sent
+    with pytest.raises(RuntimeError, match="worker lost"):
+        trainer(policy, problem, crashing, tmp_path, config).run()
+    assert crashing.logged == [0, 1, 2]
+    resumed_sink = MemorySink()
+    resumed = trainer(policy, problem, resumed_sink, tmp_path, config)
+    assert resumed.resume() and resumed.version == 2
+    assert resumed.run() == 4
+    assert resumed_sink.logged == [2, 3]  # step 2 is sent again (it overwrites), 3 is new
+    combined = {**crashing.metrics, **resumed_sink.metrics}
+    assert sorted(combined) == [0, 1, 2, 3]
+
+
+def test_a_stop_request_ends_the_run_after_the_step_with_a_checkpoint(policy, problem, tmp_path):
+    sink = MemorySink()
+    run = trainer(policy, problem, sink, tmp_path, dataclasses.replace(CONFIG, checkpoint_every=5))
+    sink.stop = True
+    assert run.run() == 1
+    assert sink.logged == [0] and [p.name for p in tmp_path.iterdir()] == ["step-000001"]
