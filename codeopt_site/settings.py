@@ -154,6 +154,7 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "workers.run_timing_job": {"queue": "timing"},
     "workers.run_dataset_build": {"queue": "timing"},
+    "workers.train": {"queue": "gpu"},
 }
 # A timing worker takes one job at a time: no job waits behind another in a prefetch buffer.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

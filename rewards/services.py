@@ -114,18 +114,23 @@ class LoadedProblem:
     runtimes: engine.ProblemRuntimes
     references: list[str]
     tests: list[str]
+    test_ids: list[int]
     test_kind: str  # "optimization", or "own" (a problem without generated tests)
 
 
 def load_problem_runtimes(
-    slugs: list[str] | None = None, mode: str = "cpu", split: str = ""
+    slugs: list[str] | None = None,
+    mode: str = "cpu",
+    split: str = "",
+    language: str | None = None,
 ) -> tuple[list[LoadedProblem], list[tuple[str, str]]]:
     """Simulator input from the stored reference runtimes of the problems named (all when
     none; only those of `split` when given): the optimization-test runtimes of a built
     problem, else the single runs on the problem's own tests (an imported problem without
     generators). Costs are calibrated to today's scale
     (problems.services.corrected_reference_costs). Returns the problems and the
-    (slug, reason) of those left out."""
+    (slug, reason) of those left out. With `language`, only references in it (a program is
+    ranked among references in its own language)."""
     problems = Problem.objects.order_by("slug")
     if slugs:
         problems = problems.filter(slug__in=slugs)
@@ -133,6 +138,8 @@ def load_problem_runtimes(
         problems = problems.filter(split=split)
     by_problem: dict[int, dict[str, list]] = {}
     for row, cost in corrected_reference_costs(problems, mode, ("build", "verify")):
+        if language is not None and row.solution.language != language:
+            continue
         by_problem.setdefault(row.test.problem_id, {}).setdefault(row.purpose, []).append(
             (row, cost)
         )
@@ -163,7 +170,11 @@ def load_problem_runtimes(
             np.array([tests[n].input_bytes for n in names]),
             np.array([tests[n].answer_bytes for n in names]),
         )
-        loaded.append(LoadedProblem(problem.slug, runtimes, references, names, kind))
+        loaded.append(
+            LoadedProblem(
+                problem.slug, runtimes, references, names, [tests[n].pk for n in names], kind
+            )
+        )
     return loaded, skipped
 
 

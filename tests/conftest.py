@@ -250,7 +250,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
             "--concurrency",
             "2",
             "-Q",
-            "default,timing",
+            "default,timing,gpu",
             "-n",
             hostname,
             "--purge",

@@ -69,3 +69,48 @@ class TimingJob(models.Model):
         if self.started_at is None or self.finished_at is None:
             return None
         return (self.finished_at - self.started_at).total_seconds()
+
+
+class TrainingRun(models.Model):
+    """The training side of a Run: its config as started, checkpoints and stop request. The
+    Run row holds the status, the metrics and the reward configuration."""
+
+    run = models.OneToOneField("runs.Run", on_delete=models.CASCADE, related_name="training")
+    config = models.JSONField(help_text="workers.training.config.TrainConfig, as started.")
+    checkpoint_dir = models.CharField(max_length=500)
+    version = models.PositiveIntegerField(default=0, help_text="Optimizer steps completed.")
+    stop_requested = models.BooleanField(default=False)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Deliveries of the task.")
+    worker = models.CharField(max_length=255, blank=True, default="")
+    stage = models.CharField(max_length=200, blank=True, default="")
+    error = models.TextField(blank=True, default="")
+
+
+class RolloutSample(models.Model):
+    """One scored rollout: the program, its reward and how it was judged."""
+
+    training = models.ForeignKey(TrainingRun, on_delete=models.CASCADE, related_name="samples")
+    step = models.PositiveIntegerField()
+    problem = models.ForeignKey(
+        "problems.Problem", on_delete=models.CASCADE, related_name="rollouts"
+    )
+    group = models.PositiveSmallIntegerField()
+    index = models.PositiveSmallIntegerField()
+    completion = models.TextField(help_text="The completion as generated.")
+    program = models.TextField(blank=True, default="", help_text="Empty: no program (FORMAT).")
+    reward = models.FloatField()
+    verdict = models.CharField(max_length=20)
+    correct = models.BooleanField()
+    speed_percentile = models.FloatField(null=True, blank=True)
+    policy_version = models.PositiveIntegerField()
+    tokens = models.PositiveIntegerField()
+    truncated = models.BooleanField()
+
+    class Meta:
+        ordering = ["step", "group", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["training", "step", "group", "index"], name="rollout_position"
+            )
+        ]
+        indexes = [models.Index(fields=["training", "problem", "step"])]

@@ -6,6 +6,7 @@ import random
 import time
 from pathlib import Path
 
+import numpy as np
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
@@ -14,7 +15,7 @@ from rest_framework.authtoken.models import Token
 
 from runs import client
 from runs.models import Run
-from workers.execution.engine import LANGUAGES, MAX_SOURCE_BYTES, MODES
+from workers.execution.engine import LANGUAGES, MAX_SOURCE_BYTES, MODES, Case
 from workers.execution.package import PackageError, load_package
 from workers.execution.report import jitter_package, measure_package
 from workers.models import TimingJob
@@ -155,3 +156,255 @@ def do_run_timing_job(job_id: str, worker: str) -> str:
         progress_done=F("progress_total"),
     )
     return TimingJob.Status.DONE
+
+
+# -- training (issue 6) ------------------------------------------------------------------------
+# The engine is workers/training/ (plain Python + torch); these functions are its Django shell:
+# they check a request, start a run, build the problems from the database, and report metrics
+# through runs.services.do_ingest_metrics (the path every trainer's metrics take).
+
+
+def _training_problems_queryset(config):
+    from problems.models import Problem
+
+    problems = Problem.objects.order_by("slug")
+    if config.split != "all":
+        problems = problems.filter(split=config.split)
+    return problems
+
+
+def check_train_request(config_data: dict):
+    """(TrainConfig, RewardConfig row) for a request; ValueError naming the field at fault,
+    before anything is created."""
+    from rewards.models import RewardConfig
+    from workers.training.config import TrainConfig
+    from workers.training.policy import TINY
+
+    config = TrainConfig.from_dict(config_data)
+    reward = RewardConfig.objects.filter(name=config.reward_config).first()
+    if reward is None:
+        raise ValueError(f"reward_config: no stored configuration {config.reward_config!r}")
+    if config.model != TINY and not (Path(config.model) / "config.json").is_file():
+        raise ValueError(f"model: {config.model!r} is neither 'tiny' nor a local model folder")
+    if not _training_problems_queryset(config).filter(tests__runtimes__purpose="build").exists():
+        raise ValueError(
+            f"split: no {config.split} problem has stored reference runtimes; run a dataset build"
+        )
+    return config, reward
+
+
+def do_start_training(*, owner, team, name: str, config, reward, queue: bool = True) -> Run:
+    """A Run (status queued, the config stored verbatim, its reward configuration) and its
+    TrainingRun; with `queue`, the task goes to the `gpu` queue once committed."""
+    from runs.services import do_create_run
+    from workers.models import TrainingRun
+    from workers.tasks import train
+
+    with transaction.atomic():
+        run = do_create_run(
+            owner=owner,
+            team=team,
+            name=name,
+            config=config.as_dict(),
+            model_name=config.model,
+            reward_config=reward,
+            tags=["training"],
+        )
+        TrainingRun.objects.create(
+            run=run,
+            config=config.as_dict(),
+            checkpoint_dir=str(settings.VAR_DIR / "checkpoints" / f"run-{run.pk}"),
+        )
+        if queue:
+            transaction.on_commit(lambda: train.delay(run.pk))
+    return run
+
+
+def do_request_stop(run: Run) -> None:
+    """The run finishes its current step, writes a checkpoint and stops."""
+    from workers.models import TrainingRun
+
+    TrainingRun.objects.filter(run=run).update(stop_requested=True)
+
+
+class DatabaseSink:
+    """The trainer's reports: metrics through the ingest service, samples as rows (a step
+    re-run after a resume replaces its rows), the stop flag from the TrainingRun row."""
+
+    def __init__(self, training, slugs_to_ids: dict[str, int]):
+        self.training = training
+        self.problem_ids = slugs_to_ids
+
+    def log(self, step: int, metrics: dict[str, float]) -> None:
+        from runs.services import do_ingest_metrics
+
+        points = [
+            {"step": step, "key": key, "value": None if value != value else float(value)}
+            for key, value in sorted(metrics.items())
+        ]
+        do_ingest_metrics(self.training.run_id, {"points": points})
+
+    def samples(self, step: int, rows) -> None:
+        from workers.models import RolloutSample, TrainingRun
+
+        with transaction.atomic():
+            RolloutSample.objects.filter(training=self.training, step=step).delete()
+            RolloutSample.objects.bulk_create(
+                RolloutSample(
+                    training=self.training,
+                    step=step,
+                    problem_id=self.problem_ids[row.problem],
+                    group=row.group,
+                    index=row.index,
+                    completion=row.text,
+                    program=row.program or "",
+                    reward=row.reward,
+                    verdict=row.verdict,
+                    correct=row.correct,
+                    speed_percentile=row.speed_percentile,
+                    policy_version=row.policy_version,
+                    tokens=row.tokens,
+                    truncated=row.truncated,
+                )
+                for row in rows
+            )
+            TrainingRun.objects.filter(pk=self.training.pk).update(version=step + 1)
+
+    def should_stop(self) -> bool:
+        from workers.models import TrainingRun
+
+        return TrainingRun.objects.filter(pk=self.training.pk, stop_requested=True).exists()
+
+
+def training_problems(config, workdir: Path):
+    """(TrainingProblem list, warm-start (prompt, program) pairs) from the database: problems
+    of the config's split with stored runtimes of Python references on optimization tests;
+    their tests written under `workdir` (optimization inputs regenerated and checked)."""
+    from problems.models import ProblemTest, ReferenceSolution
+    from problems.services import materialize_test
+    from rewards.services import load_problem_runtimes
+    from workers.execution.checker import CheckerSettings
+    from workers.training.loop import TrainingProblem
+    from workers.training.rollout import make_prompt
+    from workers.training.scoring import ScoringProblem
+
+    split = "" if config.split == "all" else config.split
+    loaded, _ = load_problem_runtimes(split=split, language="python")
+    loaded = [p for p in loaded if p.test_kind == "optimization"]
+    if config.max_problems:
+        loaded = loaded[: config.max_problems]
+    problems, examples = [], []
+    for item in loaded:
+        tests = ProblemTest.objects.select_related("problem", "generator")
+        optimization = []
+        folder = workdir / item.slug
+        folder.mkdir(parents=True, exist_ok=True)
+        for test_id in item.test_ids:
+            test = tests.get(pk=test_id)
+            optimization.append(Case(test.name, *materialize_test(test, folder), "optimization"))
+        problem = test.problem
+        correctness = [
+            Case(t.name, *materialize_test(t, folder), t.kind)
+            for t in tests.filter(problem=problem, kind__in=["sample", "correctness"])
+        ]
+        finite = item.runtimes.reference_costs[np.isfinite(item.runtimes.reference_costs)]
+        slowest = float(finite.max()) if finite.size else problem.time_limit_s
+        prompt = make_prompt(problem.statement or problem.title)
+        problems.append(
+            TrainingProblem(
+                item.slug,
+                prompt,
+                ScoringProblem(
+                    item.slug,
+                    item.runtimes,
+                    correctness,
+                    optimization,
+                    CheckerSettings(**problem.checker),
+                    cap_s=max(3 * slowest, 1.0),
+                ),
+            )
+        )
+        for solution in ReferenceSolution.objects.filter(
+            problem=problem, language="python", verdict_label="accepted"
+        ):
+            examples.append((prompt, solution.code))
+    return problems, examples
+
+
+def do_run_training(run_id: int, worker: str = "") -> str:
+    """The task body: train a run to its end, from its newest checkpoint when there is one
+    (a re-delivered task after a worker crash resumes there). Returns the run's status."""
+    import tempfile
+
+    from rewards.models import RewardConfig
+    from runs.models import RunStatus
+    from runs.services import do_set_run_status
+    from workers.models import TrainingRun
+    from workers.training.config import TrainConfig
+    from workers.training.loop import LocalScorer, Trainer
+    from workers.training.policy import TINY, load_policy, tiny_model
+    from workers.training.update import warm_start
+
+    training = TrainingRun.objects.select_related("run").get(run_id=run_id)
+    run = training.run
+    if run.status in (RunStatus.FINISHED, RunStatus.STOPPED):
+        return run.status  # delivered again after it ended: nothing to do
+    TrainingRun.objects.filter(pk=training.pk).update(
+        attempts=F("attempts") + 1, worker=worker, stage="loading problems"
+    )
+    do_set_run_status(run, RunStatus.RUNNING)
+    config = TrainConfig.from_dict(training.config)
+    reward = RewardConfig.objects.get(pk=run.reward_config_id).engine_config()
+    checkpoint_dir = Path(training.checkpoint_dir)
+    try:
+        with tempfile.TemporaryDirectory(prefix="codeopt-train-") as folder:
+            problems, examples = training_problems(config, Path(folder))
+            if not problems:
+                raise ValueError(f"split: no {config.split} problem with stored runtimes")
+            latest = sorted(checkpoint_dir.glob("step-[0-9]*[0-9]"))
+            if config.model == TINY and latest:
+                from transformers import PreTrainedTokenizerFast
+
+                tokenizer = PreTrainedTokenizerFast.from_pretrained(latest[-1] / "tokenizer")
+                model = tiny_model(tokenizer, seed=config.seed)
+            else:
+                corpus = [text for pair in examples for text in pair]
+                model, tokenizer = load_policy(config.model, corpus, seed=config.seed)
+            ids = {p.slug: _problem_id(p.slug) for p in problems}
+            trainer = Trainer(
+                config,
+                model,
+                tokenizer,
+                problems,
+                LocalScorer(reward, Path(folder)),
+                DatabaseSink(training, ids),
+                checkpoint_dir,
+            )
+            if not trainer.resume() and config.model == TINY and config.warm_start_steps:
+                TrainingRun.objects.filter(pk=training.pk).update(stage="warm start")
+                warm_start(
+                    model,
+                    tokenizer,
+                    examples,
+                    steps=config.warm_start_steps,
+                    learning_rate=config.warm_start_learning_rate,
+                    seed=config.seed,
+                )
+            TrainingRun.objects.filter(pk=training.pk).update(stage="training")
+            version = trainer.run()
+    except Exception as exc:
+        TrainingRun.objects.filter(pk=training.pk).update(
+            error=f"{type(exc).__name__}: {exc}", stage="failed"
+        )
+        do_set_run_status(run, RunStatus.FAILED)
+        raise
+    status = RunStatus.FINISHED if version >= config.steps else RunStatus.STOPPED
+    TrainingRun.objects.filter(pk=training.pk).update(stage=status, version=version)
+    do_set_run_status(run, status)
+    return status
+
+
+def _problem_id(slug: str) -> int:
+    from problems.models import Problem
+
+    return Problem.objects.only("pk").get(slug=slug).pk

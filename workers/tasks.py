@@ -40,3 +40,10 @@ def run_reward_simulation(simulation_id: int) -> str:
     from rewards.services import do_run_simulation
 
     return do_run_simulation(simulation_id).status
+
+
+# Training runs one task per GPU (or one CPU worker) on the `gpu` queue. Acknowledged after it
+# ends: a worker that dies hands the task back and the run resumes from its last checkpoint.
+@shared_task(bind=True, name="workers.train", acks_late=True, reject_on_worker_lost=True)
+def train(self, run_id: int) -> str:
+    return services.do_run_training(run_id, self.request.hostname or socket.gethostname())

@@ -50,6 +50,14 @@ class TrainConfig:
     temperature: float = 1.0
     """Sampling temperature for rollouts."""
     seed: int = 0
+    split: str = "train"
+    """Problems trained on: train, test or all (those with stored reference runtimes)."""
+    max_problems: int = 0
+    """At most this many problems (the first by slug); 0: all."""
+    warm_start_steps: int = 300
+    """Supervised steps on the problems' reference solutions before RL (the tiny model only:
+    it must write valid programs before a reward can tell them apart)."""
+    warm_start_learning_rate: float = 3e-3
 
     @classmethod
     def from_dict(cls, data: dict) -> TrainConfig:
@@ -93,6 +101,12 @@ class TrainConfig:
             raise ValueError("tie_band: must be >= 0")
         if not self.temperature > 0:
             raise ValueError("temperature: must be > 0")
+        if self.split not in ("train", "test", "all"):
+            raise ValueError(f"split: {self.split!r} is not one of train, test, all")
+        if self.max_problems < 0 or self.warm_start_steps < 0:
+            raise ValueError("max_problems/warm_start_steps: must be >= 0")
+        if not self.warm_start_learning_rate > 0:
+            raise ValueError("warm_start_learning_rate: must be > 0")
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -1,0 +1,148 @@
+"""Training runs in the product: a request is checked before anything starts, a run trains
+the tiny model on a built problem and reports through the ingest path, its samples are
+stored, a crashed run resumes with a continuous metric series, and a real worker on the
+`gpu` queue runs one."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from rewards.services import do_load_configs
+from runs.models import MetricPoint, MetricSeries, Run, Team
+from tests.conftest import wait_until
+from tests.test_dataset_build import import_sum, run_build
+from workers import services
+from workers.models import RolloutSample, TrainingRun
+from workers.training.config import TrainConfig
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SMALL = {
+    "split": "all",
+    "group_size": 2,
+    "prompts_per_step": 1,
+    "steps": 2,
+    "max_new_tokens": 48,
+    "warm_start_steps": 20,
+    "checkpoint_every": 1,
+    "reward_config": "binary-top50",
+}
+
+
+@pytest.fixture
+def built(tmp_path):
+    import_sum(tmp_path)
+    run_build(["sum"])
+    do_load_configs()
+
+
+def steps_of(run: Run, key: str) -> list[int]:
+    series = MetricSeries.objects.get(run=run, key=key)
+    return list(MetricPoint.objects.filter(series=series).values_list("step", flat=True))
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"reward_config": "nope"}, "reward_config: no stored configuration 'nope'"),
+        ({"group_size": 1}, "group_size: must be at least 2"),
+        ({"token_budget": 0}, "token_budget: must be at least 1"),
+        ({"model": "/nowhere"}, "model: '/nowhere' is neither 'tiny' nor a local model folder"),
+    ],
+)
+def test_a_bad_request_is_named_before_anything_starts(built, change, message):
+    with pytest.raises(ValueError) as error:
+        services.check_train_request({**SMALL, **change})
+    assert str(error.value).startswith(message)
+    assert not Run.objects.exists()
+
+
+def test_the_command_trains_the_tiny_model_and_reports_every_step(built, alice, tmp_path):
+    config = tmp_path / "run.toml"
+    config.write_text("\n".join(f"{k} = {v!r}".replace("'", '"') for k, v in SMALL.items()) + "\n")
+    call_command("train", str(config), "--user", "alice")
+    run = Run.objects.get()
+    assert run.status == "finished" and run.reward_config.name == "binary-top50"
+    assert run.tags == ["training"] and '"group_size": 2' in run.config
+    assert steps_of(run, "rewards/mean") == [0, 1]
+    assert steps_of(run, "groups/all_negative") == [0, 1]
+    assert steps_of(run, "time/overhead_share") == [0, 1]
+    samples = RolloutSample.objects.filter(training__run=run)
+    assert samples.count() == 4 and {s.problem.slug for s in samples} == {"sum"}
+    assert {(s.step, s.group, s.index) for s in samples} == {
+        (step, 0, i) for step in (0, 1) for i in (0, 1)
+    }
+    training = TrainingRun.objects.get(run=run)
+    assert training.version == 2 and training.attempts == 1 and training.stage == "finished"
+
+
+def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
+    built, alice, monkeypatch
+):
+    config, reward = services.check_train_request({**SMALL, "steps": 3})
+    run = services.do_start_training(
+        owner=alice,
+        team=Team.objects.get(name="red"),
+        name="r",
+        config=config,
+        reward=reward,
+        queue=False,
+    )
+    original = services.DatabaseSink.log
+    crashed = []
+
+    def dies_once_at_step_2(self, step, metrics):
+        if step == 2 and not crashed:
+            crashed.append(step)
+            raise SystemExit("worker lost")  # like a killed worker: nothing below runs
+        original(self, step, metrics)
+
+    monkeypatch.setattr(services.DatabaseSink, "log", dies_once_at_step_2)
+    with pytest.raises(SystemExit):
+        services.do_run_training(run.pk)
+    run.refresh_from_db()
+    assert run.status == "running"  # the task was not acknowledged: it comes back
+    assert steps_of(run, "rewards/mean") == [0, 1]
+    assert services.do_run_training(run.pk) == "finished"  # the re-delivery
+    assert steps_of(run, "rewards/mean") == [0, 1, 2]
+    assert TrainingRun.objects.get(run=run).attempts == 2
+    assert RolloutSample.objects.filter(training__run=run).count() == 3 * 2
+
+
+def test_a_stop_request_ends_the_run_after_its_step(built, alice):
+    config, reward = services.check_train_request({**SMALL, "steps": 5})
+    run = services.do_start_training(
+        owner=alice,
+        team=Team.objects.get(name="red"),
+        name="r",
+        config=config,
+        reward=reward,
+        queue=False,
+    )
+    services.do_request_stop(run)
+    assert services.do_run_training(run.pk) == "stopped"
+    assert steps_of(run, "rewards/mean") == [0]
+
+
+def test_a_real_worker_on_the_gpu_queue_trains_a_run(built, alice, celery_worker_process):
+    config, reward = services.check_train_request(SMALL)
+    run = services.do_start_training(
+        owner=alice, team=Team.objects.get(name="red"), name="r", config=config, reward=reward
+    )
+
+    def ended():
+        if not celery_worker_process.alive():
+            raise AssertionError("worker died:\n" + celery_worker_process.output())
+        run.refresh_from_db()
+        return run.status in ("finished", "failed", "stopped")
+
+    wait_until(ended, 240, "the training run to end")
+    assert run.status == "finished", TrainingRun.objects.get(run=run).error
+    assert steps_of(run, "eval/p100") == [0, 1]
+
+
+def test_the_config_fields_match_the_documented_defaults():
+    config = TrainConfig()
+    assert (config.group_size, config.token_budget, config.max_staleness_steps) == (16, 32768, 30)
+    assert (config.clip_epsilon, config.kl_beta, config.normalize_std) == (0.2, 0.0, False)
