@@ -36,7 +36,7 @@ def pytest_report_header(config):
 
 def pytest_sessionstart(session):
     # Work a killed earlier session left behind must not leak into this one.
-    for leftover in ("broker/queue", "spool"):
+    for leftover in ("broker/queue", "spool", "checkpoints"):
         shutil.rmtree(settings.VAR_DIR / leftover, ignore_errors=True)
     (settings.VAR_DIR / "broker" / "queue").mkdir(parents=True, exist_ok=True)
     if not SERVICES_MODE:

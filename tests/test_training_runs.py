@@ -123,6 +123,17 @@ def test_a_stop_request_ends_the_run_after_its_step(built, alice):
     services.do_request_stop(run)
     assert services.do_run_training(run.pk) == "stopped"
     assert steps_of(run, "rewards/mean") == [0]
+    # every run checkpoints in a folder of its own, even if a run id comes back after a reset
+    other = services.do_start_training(
+        owner=alice,
+        team=Team.objects.get(name="red"),
+        name="o",
+        config=config,
+        reward=reward,
+        queue=False,
+    )
+    folders = {t.checkpoint_dir for t in TrainingRun.objects.filter(run__in=[run, other])}
+    assert len(folders) == 2 and all(f"run-{run.pk}-" in f or "run-" in f for f in folders)
 
 
 def test_a_real_worker_on_the_gpu_queue_trains_a_run(built, alice, celery_worker_process):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -213,7 +214,10 @@ def do_start_training(*, owner, team, name: str, config, reward, queue: bool = T
         TrainingRun.objects.create(
             run=run,
             config=config.as_dict(),
-            checkpoint_dir=str(settings.VAR_DIR / "checkpoints" / f"run-{run.pk}"),
+            # unique: a run id reused after a database reset must not resume another's files
+            checkpoint_dir=str(
+                settings.VAR_DIR / "checkpoints" / f"run-{run.pk}-{uuid.uuid4().hex[:12]}"
+            ),
         )
         if queue:
             transaction.on_commit(lambda: train.delay(run.pk))
