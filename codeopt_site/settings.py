@@ -155,6 +155,7 @@ CELERY_TASK_ROUTES = {
     "workers.run_timing_job": {"queue": "timing"},
     "workers.run_dataset_build": {"queue": "timing"},
     "workers.train": {"queue": "gpu"},
+    "workers.score_rollouts": {"queue": "timing"},
 }
 # A timing worker takes one job at a time: no job waits behind another in a prefetch buffer.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -8,12 +8,13 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
+from problems.models import Problem
 from rewards.services import do_load_configs
 from runs.models import MetricPoint, MetricSeries, Run, Team
 from tests.conftest import wait_until
 from tests.test_dataset_build import import_sum, run_build
 from workers import services
-from workers.models import RolloutSample, TrainingRun
+from workers.models import RolloutSample, ScoringJob, TrainingRun
 from workers.training.config import TrainConfig
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,6 +28,7 @@ SMALL = {
     "warm_start_steps": 20,
     "checkpoint_every": 1,
     "reward_config": "binary-top50",
+    "scoring": "local",
 }
 
 
@@ -136,8 +138,10 @@ def test_a_stop_request_ends_the_run_after_its_step(built, alice):
     assert len(folders) == 2
 
 
-def test_a_real_worker_on_the_gpu_queue_trains_a_run(built, alice, celery_worker_process):
-    config, reward = services.check_train_request(SMALL)
+def test_a_real_worker_trains_on_the_gpu_queue_and_scores_on_the_timing_queue(
+    built, alice, celery_worker_process
+):
+    config, reward = services.check_train_request({**SMALL, "scoring": "timing_queue"})
     run = services.do_start_training(
         owner=alice, team=Team.objects.get(name="red"), name="r", config=config, reward=reward
     )
@@ -151,6 +155,37 @@ def test_a_real_worker_on_the_gpu_queue_trains_a_run(built, alice, celery_worker
     wait_until(ended, 240, "the training run to end")
     assert run.status == "finished", TrainingRun.objects.get(run=run).error
     assert steps_of(run, "eval/p100") == [0, 1]
+    jobs = ScoringJob.objects.filter(training__run=run).order_by("step")
+    assert [(j.step, j.status) for j in jobs] == [(0, "done"), (1, "done")]
+    assert all(j.worker for j in jobs)  # measured by the worker, not the trainer's process
+    stored = RolloutSample.objects.filter(training__run=run, step=1).order_by("index")
+    assert [s.reward for s in stored] == [score["reward"] for score in jobs[1].result[0]]
+
+
+def test_a_scoring_job_is_scored_from_its_request(built, alice):
+    config, reward = services.check_train_request(SMALL)
+    run = services.do_start_training(
+        owner=alice,
+        team=Team.objects.get(name="red"),
+        name="r",
+        config=config,
+        reward=reward,
+        queue=False,
+    )
+    fast = Problem.objects.get(slug="sum").solutions.get(name="accepted/fast.py").code
+    job = ScoringJob.objects.create(
+        training=run.training,
+        step=0,
+        request={
+            "reward_config": reward.engine_config().as_dict(),
+            "groups": [{"problem": "sum", "programs": [fast, "print(0)\n", None]}],
+        },
+    )
+    assert services.do_score_rollouts(job.pk, "w") == "done"
+    scores = services._PolledScores(job.pk, timeout_s=1).result()[0]
+    assert [s.verdict for s in scores] == ["OK", "WRONG_ANSWER", "FORMAT"]
+    assert scores[0].correct and scores[0].speed_percentile is not None
+    assert [s.reward for s in scores[1:]] == [-1.0, -1.0]
 
 
 def test_the_config_fields_match_the_documented_defaults():

@@ -114,3 +114,23 @@ class RolloutSample(models.Model):
             )
         ]
         indexes = [models.Index(fields=["training", "problem", "step"])]
+
+
+class ScoringJob(models.Model):
+    """One step's rollouts sent by a trainer to the timing workers, and what came back."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    training = models.ForeignKey(TrainingRun, on_delete=models.CASCADE, related_name="scoring")
+    step = models.PositiveIntegerField()
+    request = models.JSONField(help_text="{reward_config, groups: [{problem, programs}]}")
+    result = models.JSONField(null=True, blank=True, help_text="[[Score as dict, ...], ...]")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    worker = models.CharField(max_length=255, blank=True, default="")
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)

@@ -280,59 +280,190 @@ class DatabaseSink:
         return TrainingRun.objects.filter(pk=self.training.pk, stop_requested=True).exists()
 
 
+def _materialized(test, folder: Path) -> tuple[Path, Path]:
+    """A test's files under `folder`, written once per folder (regenerated inputs are costly:
+    a scoring worker keeps them for every later step)."""
+    from problems.services import materialize_test
+
+    input_path, answer_path = folder / f"test-{test.pk}.in", folder / f"test-{test.pk}.ans"
+    if input_path.exists() and answer_path.exists():
+        return input_path, answer_path
+    return materialize_test(test, folder)
+
+
+def _scoring_problem(item, folder: Path):
+    """The ScoringProblem of one loaded problem (rewards.services.LoadedProblem)."""
+    from problems.models import ProblemTest
+    from workers.execution.checker import CheckerSettings
+    from workers.training.scoring import ScoringProblem
+
+    tests = {
+        t.pk: t
+        for t in ProblemTest.objects.select_related("problem", "generator").filter(
+            pk__in=item.test_ids
+        )
+    }
+    problem = tests[item.test_ids[0]].problem
+    optimization = [
+        Case(tests[pk].name, *_materialized(tests[pk], folder), "optimization")
+        for pk in item.test_ids
+    ]
+    correctness = [
+        Case(t.name, *_materialized(t, folder), t.kind)
+        for t in problem.tests.filter(kind__in=["sample", "correctness"])
+    ]
+    finite = item.runtimes.reference_costs[np.isfinite(item.runtimes.reference_costs)]
+    slowest = float(finite.max()) if finite.size else problem.time_limit_s
+    return problem, ScoringProblem(
+        item.slug,
+        item.runtimes,
+        correctness,
+        optimization,
+        CheckerSettings(**problem.checker),
+        cap_s=max(3 * slowest, 1.0),  # well past the slowest human: slower is timed out
+    )
+
+
+def _loaded_problems(split: str, slugs: list[str] | None = None):
+    from rewards.services import load_problem_runtimes
+
+    loaded, _ = load_problem_runtimes(slugs, split=split, language="python")
+    return [p for p in loaded if p.test_kind == "optimization"]
+
+
 def training_problems(config, workdir: Path):
     """(TrainingProblem list, warm-start (prompt, program) pairs) from the database: problems
     of the config's split with stored runtimes of Python references on optimization tests;
     their tests written under `workdir` (optimization inputs regenerated and checked)."""
-    from problems.models import ProblemTest, ReferenceSolution
-    from problems.services import materialize_test
-    from rewards.services import load_problem_runtimes
-    from workers.execution.checker import CheckerSettings
+    from problems.models import ReferenceSolution
     from workers.training.loop import TrainingProblem
     from workers.training.rollout import make_prompt
-    from workers.training.scoring import ScoringProblem
 
-    split = "" if config.split == "all" else config.split
-    loaded, _ = load_problem_runtimes(split=split, language="python")
-    loaded = [p for p in loaded if p.test_kind == "optimization"]
+    loaded = _loaded_problems("" if config.split == "all" else config.split)
     if config.max_problems:
         loaded = loaded[: config.max_problems]
     problems, examples = [], []
     for item in loaded:
-        tests = ProblemTest.objects.select_related("problem", "generator")
-        optimization = []
         folder = workdir / item.slug
         folder.mkdir(parents=True, exist_ok=True)
-        for test_id in item.test_ids:
-            test = tests.get(pk=test_id)
-            optimization.append(Case(test.name, *materialize_test(test, folder), "optimization"))
-        problem = test.problem
-        correctness = [
-            Case(t.name, *materialize_test(t, folder), t.kind)
-            for t in tests.filter(problem=problem, kind__in=["sample", "correctness"])
-        ]
-        finite = item.runtimes.reference_costs[np.isfinite(item.runtimes.reference_costs)]
-        slowest = float(finite.max()) if finite.size else problem.time_limit_s
+        problem, scoring = _scoring_problem(item, folder)
         prompt = make_prompt(problem.statement or problem.title)
-        problems.append(
-            TrainingProblem(
-                item.slug,
-                prompt,
-                ScoringProblem(
-                    item.slug,
-                    item.runtimes,
-                    correctness,
-                    optimization,
-                    CheckerSettings(**problem.checker),
-                    cap_s=max(3 * slowest, 1.0),
-                ),
-            )
-        )
+        problems.append(TrainingProblem(item.slug, prompt, scoring))
         for solution in ReferenceSolution.objects.filter(
             problem=problem, language="python", verdict_label="accepted"
         ):
             examples.append((prompt, solution.code))
     return problems, examples
+
+
+_SCORING_FOLDER: Path | None = None
+
+
+def do_score_rollouts(job_id: int, worker: str = "") -> str:
+    """The timing worker's side of scoring: run one step's programs (workers.training.
+    scoring.score_group per group) and store the scores on the job for the trainer."""
+    import tempfile
+
+    from rewards.engine import RewardConfig
+    from workers.models import ScoringJob
+    from workers.training.scoring import score_group
+
+    global _SCORING_FOLDER
+    if _SCORING_FOLDER is None:  # one per worker process, kept: inputs are reused every step
+        _SCORING_FOLDER = Path(tempfile.mkdtemp(prefix="codeopt-scoring-"))
+    job = ScoringJob.objects.get(pk=job_id)
+    if job.status == ScoringJob.Status.DONE:
+        return job.status
+    ScoringJob.objects.filter(pk=job.pk).update(status=ScoringJob.Status.RUNNING, worker=worker)
+    try:
+        request = job.request
+        config = RewardConfig.from_dict(request["reward_config"])
+        slugs = sorted({g["problem"] for g in request["groups"]})
+        problems = {}
+        for item in _loaded_problems("", slugs):
+            folder = _SCORING_FOLDER / item.slug
+            folder.mkdir(exist_ok=True)
+            problems[item.slug] = _scoring_problem(item, folder)[1]
+        result = [
+            [
+                {
+                    "reward": s.reward,
+                    "verdict": s.verdict,
+                    "correct": s.correct,
+                    "speed_percentile": s.speed_percentile,
+                    "seconds": s.seconds,
+                }
+                for s in score_group(
+                    group["programs"], problems[group["problem"]], config, step=job.step
+                )
+            ]
+            for group in request["groups"]
+        ]
+    except Exception as exc:
+        ScoringJob.objects.filter(pk=job.pk).update(
+            status=ScoringJob.Status.FAILED,
+            error=f"{type(exc).__name__}: {exc}",
+            finished_at=timezone.now(),
+        )
+        raise
+    ScoringJob.objects.filter(pk=job.pk).update(
+        status=ScoringJob.Status.DONE, result=result, finished_at=timezone.now()
+    )
+    return ScoringJob.Status.DONE
+
+
+class _PolledScores:
+    """The trainer's handle on a scoring job: result() waits for the timing worker."""
+
+    def __init__(self, job_id: int, timeout_s: float):
+        self.job_id = job_id
+        self.timeout_s = timeout_s
+
+    def result(self):
+        from workers.models import ScoringJob
+        from workers.training.scoring import Score
+
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            job = ScoringJob.objects.get(pk=self.job_id)
+            if job.status == ScoringJob.Status.DONE:
+                return [[Score(costs=[], **score) for score in group] for group in job.result]
+            if job.status == ScoringJob.Status.FAILED:
+                raise RuntimeError(f"scoring job {job.pk} failed: {job.error}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(
+                    f"scoring job {job.pk} not done after {self.timeout_s:g} s: "
+                    "is a worker consuming the `timing` queue?"
+                )
+            time.sleep(0.1)
+
+
+class TimingQueueScorer:
+    """Scores on the timing workers (queue `timing`): each step's programs go in a ScoringJob
+    row, the task fills in the scores, the trainer picks them up when it needs them."""
+
+    def __init__(self, training, reward, timeout_s: float = 3600.0):
+        self.training = training
+        self.reward = reward
+        self.timeout_s = timeout_s
+
+    def submit(self, step: int, batch) -> _PolledScores:
+        from workers.models import ScoringJob
+        from workers.tasks import score_rollouts
+
+        job = ScoringJob.objects.create(
+            training=self.training,
+            step=step,
+            request={
+                "reward_config": self.reward.as_dict(),
+                "groups": [
+                    {"problem": problem.slug, "programs": [s.program for s in samples]}
+                    for problem, samples in batch
+                ],
+            },
+        )
+        transaction.on_commit(lambda: score_rollouts.delay(job.pk))
+        return _PolledScores(job.pk, self.timeout_s)
 
 
 def do_run_training(run_id: int, worker: str = "") -> str:
@@ -380,7 +511,11 @@ def do_run_training(run_id: int, worker: str = "") -> str:
                 model,
                 tokenizer,
                 problems,
-                LocalScorer(reward, Path(folder)),
+                (
+                    LocalScorer(reward, Path(folder))
+                    if config.scoring == "local"
+                    else TimingQueueScorer(training, reward)
+                ),
                 DatabaseSink(training, ids),
                 checkpoint_dir,
             )

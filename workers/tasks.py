@@ -47,3 +47,9 @@ def run_reward_simulation(simulation_id: int) -> str:
 @shared_task(bind=True, name="workers.train", acks_late=True, reject_on_worker_lost=True)
 def train(self, run_id: int) -> str:
     return services.do_run_training(run_id, self.request.hostname or socket.gethostname())
+
+
+# Scoring a training step's programs measures them: it runs where timing jobs run.
+@shared_task(bind=True, name="workers.score_rollouts", acks_late=True, reject_on_worker_lost=True)
+def score_rollouts(self, job_id: int) -> str:
+    return services.do_score_rollouts(job_id, self.request.hostname or socket.gethostname())

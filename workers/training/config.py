@@ -50,6 +50,9 @@ class TrainConfig:
     temperature: float = 1.0
     """Sampling temperature for rollouts."""
     seed: int = 0
+    scoring: str = "timing_queue"
+    """timing_queue: programs are measured by the timing workers (the product); local: in a
+    thread of the training process (one machine, tests)."""
     split: str = "train"
     """Problems trained on: train, test or all (those with stored reference runtimes)."""
     max_problems: int = 0
@@ -101,6 +104,8 @@ class TrainConfig:
             raise ValueError("tie_band: must be >= 0")
         if not self.temperature > 0:
             raise ValueError("temperature: must be > 0")
+        if self.scoring not in ("timing_queue", "local"):
+            raise ValueError(f"scoring: {self.scoring!r} is not one of timing_queue, local")
         if self.split not in ("train", "test", "all"):
             raise ValueError(f"split: {self.split!r} is not one of train, test, all")
         if self.max_problems < 0 or self.warm_start_steps < 0:
