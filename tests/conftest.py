@@ -120,6 +120,18 @@ def alice_run(alice):
     return services.do_create_run(owner=alice, team=Team.objects.get(name="red"), name="alice-run")
 
 
+@pytest.fixture
+def built(tmp_path):
+    """The "sum" package imported and built (stored reference runtimes), and the built-in
+    reward configurations stored: what a training run needs."""
+    from rewards.services import do_load_configs
+    from tests.test_dataset_build import import_sum, run_build
+
+    import_sum(tmp_path)
+    run_build(["sum"])
+    do_load_configs()
+
+
 # --- real processes -------------------------------------------------------------------------
 
 

@@ -9,10 +9,8 @@ import pytest
 from django.core.management import call_command
 
 from problems.models import Problem
-from rewards.services import do_load_configs
 from runs.models import MetricPoint, MetricSeries, Run, Team
 from tests.conftest import wait_until
-from tests.test_dataset_build import import_sum, run_build
 from workers import services
 from workers.models import RolloutSample, ScoringJob, TrainingRun
 from workers.training.config import TrainConfig
@@ -30,13 +28,6 @@ SMALL = {
     "reward_config": "binary-top50",
     "scoring": "local",
 }
-
-
-@pytest.fixture
-def built(tmp_path):
-    import_sum(tmp_path)
-    run_build(["sum"])
-    do_load_configs()
 
 
 def steps_of(run: Run, key: str) -> list[int]:

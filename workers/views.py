@@ -82,3 +82,114 @@ def _job_row(job: TimingJob) -> dict:
     for mode_result in result.get("modes", {}).values():
         row["cpu_cvs"] += mode_result.get("cpu_cvs", [])
     return row
+
+
+# -- training (issue 6) ------------------------------------------------------------------------
+
+TRAIN_FORM_FIELDS = (
+    "model",
+    "reward_config",
+    "group_size",
+    "prompts_per_step",
+    "learning_rate",
+    "token_budget",
+    "max_staleness_steps",
+    "steps",
+    "seed",
+    "split",
+    "scoring",
+    "warm_start_steps",
+    "max_new_tokens",
+)
+TRAIN_CHECKBOXES = ("token_weighted_baseline", "normalize_std")
+
+
+@login_required
+def training_page(request):
+    from rewards.models import RewardConfig
+    from runs.services import check_team_for_new_run, user_teams, visible_runs
+    from workers.training.config import TrainConfig
+
+    error = None
+    defaults = TrainConfig().as_dict()
+    values = {name: defaults[name] for name in (*TRAIN_FORM_FIELDS, *TRAIN_CHECKBOXES)}
+    values.update(name="", team="")
+    if request.method == "POST":
+        values = {name: request.POST.get(name, "") for name in TRAIN_FORM_FIELDS}
+        values.update({name: request.POST.get(name, "") for name in TRAIN_CHECKBOXES})
+        values.update(name=request.POST.get("name", ""), team=request.POST.get("team", ""))
+        try:
+            form = {k: v for k, v in values.items() if k not in ("name", "team")}
+            config = TrainConfig.from_form(form)
+            checked, reward = services.check_train_request(config.as_dict())
+            team = check_team_for_new_run(request.user, values["team"] or None)
+            run = services.do_start_training(
+                owner=request.user,
+                team=team,
+                name=values["name"].strip() or f"grpo-{checked.reward_config}",
+                config=checked,
+                reward=reward,
+            )
+            return redirect("run-detail", run_id=run.pk)
+        except ValueError as exc:
+            error = str(exc)
+    runs = (
+        visible_runs(request.user)
+        .filter(training__isnull=False)
+        .select_related("training", "reward_config")[:50]
+    )
+    return render(
+        request,
+        "workers/training.html",
+        {
+            "error": error,
+            "values": values,
+            "rewards": RewardConfig.objects.all(),
+            "teams": user_teams(request.user),
+            "runs": runs,
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+def training_stop(request, run_id: int):
+    from django.http import Http404, HttpResponseNotAllowed
+
+    from runs.models import Run
+    from runs.services import check_can_see_run
+
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    try:
+        run = check_can_see_run(request.user, run_id)
+    except Run.DoesNotExist:
+        raise Http404("No such run") from None
+    services.do_request_stop(run)
+    return redirect("run-detail", run_id=run.pk)
+
+
+@login_required
+def run_samples(request, run_id: int):
+    from django.http import Http404
+
+    from runs.models import Run
+    from runs.services import check_can_see_run
+    from workers import reads
+
+    try:
+        run = check_can_see_run(request.user, run_id)
+    except Run.DoesNotExist:
+        raise Http404("No such run") from None
+    filters = reads.SampleFilters.from_query(request.GET)
+    return render(
+        request,
+        "workers/samples.html",
+        {
+            "run": run,
+            "filters": filters,
+            "samples": reads.samples(run, filters),
+            "problems": reads.sample_problems(run),
+            "heatmap": reads.outcome_heatmap(run),
+        },
+    )

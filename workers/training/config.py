@@ -73,6 +73,30 @@ class TrainConfig:
         return config
 
     @classmethod
+    def from_form(cls, text: dict[str, str]) -> TrainConfig:
+        """A checked config from a form's text values (empty: the default; a checkbox sends
+        "on" when ticked); ValueError naming the field."""
+        defaults = cls()
+        data: dict = {}
+        for name, raw in text.items():
+            if name not in {f.name for f in fields(cls)}:
+                raise ValueError(f"{name}: unknown field")
+            kind, value = type(getattr(defaults, name)), str(raw).strip()
+            if kind is bool:
+                data[name] = value in ("on", "true", "1")
+            elif value == "":
+                continue
+            elif kind is str:
+                data[name] = value
+            else:
+                try:
+                    data[name] = kind(value)
+                except ValueError:
+                    noun = "a whole number" if kind is int else "a number"
+                    raise ValueError(f"{name}: {value!r} is not {noun}") from None
+        return cls.from_dict(data)
+
+    @classmethod
     def from_toml(cls, path: Path) -> TrainConfig:
         try:
             data = tomllib.loads(Path(path).read_text())
