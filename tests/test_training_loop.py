@@ -130,3 +130,11 @@ def test_a_stop_request_ends_the_run_after_the_step_with_a_checkpoint(policy, pr
     sink.stop = True
     assert run.run() == 1
     assert sink.logged == [0] and [p.name for p in tmp_path.iterdir()] == ["step-000001"]
+
+
+def test_a_time_budget_ends_the_run_after_the_step_that_spends_it(policy, problem, tmp_path):
+    sink = MemorySink()
+    budgeted = dataclasses.replace(CONFIG, steps=50, max_minutes=1e-4, checkpoint_every=10)
+    run = trainer(policy, problem, sink, tmp_path, budgeted)
+    assert run.run() == 1 and run.out_of_time
+    assert sink.logged == [0] and [p.name for p in tmp_path.iterdir()] == ["step-000001"]

@@ -183,3 +183,37 @@ def test_the_config_fields_match_the_documented_defaults():
     config = TrainConfig()
     assert (config.group_size, config.token_budget, config.max_staleness_steps) == (16, 32768, 30)
     assert (config.clip_epsilon, config.kl_beta, config.normalize_std) == (0.2, 0.0, False)
+
+
+def test_programs_the_policy_writes_are_run_and_judged_through_the_service(
+    built, alice, monkeypatch
+):
+    """The policy is replaced by one that writes a known program (the fast reference, then
+    a wrong one): what the service stores must be their true verdicts."""
+    from workers.training import loop
+    from workers.training.rollout import Sample, extract_program
+
+    fast = Problem.objects.get(slug="sum").solutions.get(name="accepted/fast.py").code
+    texts = [fast + "```\n", "print(0)\n```\n"]
+
+    def writes_known_programs(model, tokenizer, prompts, group_size, **kwargs):
+        return [
+            Sample(p, [1], [2] * 3, texts[i], extract_program(texts[i]), False, 0, [-1.0] * 3)
+            for p in range(len(prompts))
+            for i in range(group_size)
+        ]
+
+    monkeypatch.setattr(loop, "sample_groups", writes_known_programs)
+    config, reward = services.check_train_request({**SMALL, "steps": 1})
+    run = services.do_start_training(
+        owner=alice,
+        team=Team.objects.get(name="red"),
+        name="r",
+        config=config,
+        reward=reward,
+        queue=False,
+    )
+    assert services.do_run_training(run.pk) == "finished"
+    stored = RolloutSample.objects.filter(training__run=run).order_by("index")
+    assert [(s.verdict, s.correct) for s in stored] == [("OK", True), ("WRONG_ANSWER", False)]
+    assert stored[0].speed_percentile is not None and stored[0].reward == 1.0

@@ -512,7 +512,7 @@ def do_run_training(run_id: int, worker: str = "") -> str:
                 tokenizer,
                 problems,
                 (
-                    LocalScorer(reward, Path(folder))
+                    LocalScorer(reward)
                     if config.scoring == "local"
                     else TimingQueueScorer(training, reward)
                 ),
@@ -537,7 +537,8 @@ def do_run_training(run_id: int, worker: str = "") -> str:
         )
         do_set_run_status(run, RunStatus.FAILED)
         raise
-    status = RunStatus.FINISHED if version >= config.steps else RunStatus.STOPPED
+    done = version >= config.steps or trainer.out_of_time
+    status = RunStatus.FINISHED if done else RunStatus.STOPPED
     TrainingRun.objects.filter(pk=training.pk).update(stage=status, version=version)
     do_set_run_status(run, status)
     return status

@@ -43,6 +43,8 @@ class TrainConfig:
     "all correct, tied" (speed differences within timing noise)."""
     steps: int = 100
     """Optimizer steps."""
+    max_minutes: float = 0.0
+    """Stop (finished, with a checkpoint) after this many minutes of training; 0: no limit."""
     checkpoint_every: int = 10
     """Steps between checkpoints (a re-delivered task resumes from the last one)."""
     max_new_tokens: int = 512
@@ -132,6 +134,8 @@ class TrainConfig:
             raise ValueError(f"scoring: {self.scoring!r} is not one of timing_queue, local")
         if self.split not in ("train", "test", "all"):
             raise ValueError(f"split: {self.split!r} is not one of train, test, all")
+        if self.max_minutes < 0:
+            raise ValueError("max_minutes: must be >= 0 (0: no limit)")
         if self.max_problems < 0 or self.warm_start_steps < 0:
             raise ValueError("max_problems/warm_start_steps: must be >= 0")
         if not self.warm_start_learning_rate > 0:

@@ -60,9 +60,10 @@ class LocalScorer:
     """Scores in a background thread of this process (one machine; the sandbox runs the
     programs in their own processes, so generation goes on meanwhile)."""
 
-    def __init__(self, reward_config: RewardConfig, workdir: Path | None = None):
+    def __init__(self, reward_config: RewardConfig):
+        # programs run under the system temp folder (measure's default): the sandbox user
+        # must be able to pass through every parent of its box
         self.reward_config = reward_config
-        self.workdir = workdir
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
 
     def submit(self, step: int, batch: Batch) -> Future:
@@ -75,7 +76,6 @@ class LocalScorer:
                 problem.scoring,
                 self.reward_config,
                 step=step,
-                workdir=self.workdir,
             )
             for problem, samples in batch
         ]
@@ -131,6 +131,7 @@ class Trainer:
             model.parameters(), lr=config.learning_rate, weight_decay=0.0
         )
         self.version = 0  # policy version = optimizer steps taken
+        self.out_of_time = False  # stopped by config.max_minutes
 
     # -- checkpoints ---------------------------------------------------------------------
     def save_checkpoint(self) -> Path:
@@ -194,10 +195,11 @@ class Trainer:
     # -- the loop ------------------------------------------------------------------------
     def run(self, on_step: Callable[[int], None] | None = None) -> int:
         """Train from the current version to `config.steps`; returns the version reached.
-        Stops early (after checkpointing) when the sink says so."""
+        Stops early (after checkpointing) when the sink says so or `max_minutes` is spent."""
         config = self.config
         if self.version >= config.steps:
             return self.version
+        deadline = time.monotonic() + 60 * config.max_minutes if config.max_minutes else None
         mark = time.monotonic()
         batch = self.generate(self.version)
         generated_s = time.monotonic() - mark  # the first batch's generation, before the loop
@@ -242,7 +244,8 @@ class Trainer:
             reporting_s = time.monotonic() - mark
             if on_step is not None:
                 on_step(step)
-            if self.sink.should_stop():
+            self.out_of_time = deadline is not None and time.monotonic() > deadline
+            if self.version < config.steps and (self.out_of_time or self.sink.should_stop()):
                 if self.version % config.checkpoint_every:
                     self.save_checkpoint()
                 break
