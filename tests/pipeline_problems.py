@@ -6,7 +6,7 @@ from pathlib import Path
 
 from problems.pipeline import PipelineConfig, SourceProblem, SourceSolution, SourceTest
 from workers.execution.checker import CheckerSettings
-from workers.execution.samples import FAST, SLOW, write_sum_package
+from workers.execution.samples import FAST, MIDDLE, SLOW, write_sum_package  # noqa: F401
 
 # SIZE s gives 2,000·s numbers: at SIZE=100 the slow reference needs about 0.3 s of CPU, so
 # with a 0.6 s target the size search stops at 100 whatever the load
@@ -26,9 +26,6 @@ CRASHING_GEN = "raise SystemExit('no input for you')\n"
 # (all 7s), wrong on most generated inputs
 POSITIVE_ONLY = FAST.replace("print(sum(nums))", "print(sum(abs(x) for x in nums))")
 
-# between FAST and SLOW, at least 2x from each (SLOW does the work 20 times, this 5 times), so
-# the three keep their order across repeats even on a loaded machine
-MIDDLE = SLOW.replace("range(20)", "range(5)").replace("total // 20", "total // 5")
 
 FAST_CONFIG = PipelineConfig(slow_target_s=0.6, repeats=2, generator_candidates=2)
 

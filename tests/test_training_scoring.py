@@ -5,41 +5,20 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
-from rewards.engine import ProblemRuntimes, RewardConfig
-from tests.pipeline_problems import MIDDLE
-from workers.execution.engine import Case, Program, measure
+from rewards.engine import RewardConfig
 from workers.execution.samples import FAST, SLOW
 from workers.training.scoring import FORMAT, ScoringProblem, score_group
+from workers.training.smoke import sum_scoring_problem
 
 WRONG = FAST.replace("sum(nums)", "sum(nums) + 1")
 
 
 @pytest.fixture(scope="module")
 def sum_problem(tmp_path_factory) -> ScoringProblem:
-    root = tmp_path_factory.mktemp("sum")
-    (root / "small.in").write_text("3\n1 2 3\n")
-    (root / "small.ans").write_text("6\n")
-    n = 200_000
-    (root / "big.in").write_text(f"{n}\n" + " ".join(["7"] * n) + "\n")
-    (root / "big.ans").write_text(f"{7 * n}\n")
-    big = Case("big", root / "big.in", root / "big.ans", "optimization")
-    # the human references, measured now on this machine: fast, middle, slow
-    reports = measure(
-        [Program(name, code, "python") for name, code in (("f", FAST), ("m", MIDDLE), ("s", SLOW))],
-        [big],
-        repeats=1,
-    )
-    costs = np.array([[reports[name].tests[0].cpu_s] for name in ("f", "m", "s")])
-    return ScoringProblem(
-        "sum",
-        ProblemRuntimes(costs, np.array([n * 2]), np.array([8])),
-        [Case("small", root / "small.in", root / "small.ans")],
-        [big],
-        cap_s=10.0,
-    )
+    # human references fast, middle, slow, measured now on this machine
+    return sum_scoring_problem(tmp_path_factory.mktemp("sum"))
 
 
 def test_a_group_is_checked_timed_and_rewarded(sum_problem):

@@ -471,6 +471,8 @@ def do_run_training(run_id: int, worker: str = "") -> str:
     (a re-delivered task after a worker crash resumes there). Returns the run's status."""
     import tempfile
 
+    import torch
+
     from rewards.models import RewardConfig
     from runs.models import RunStatus
     from runs.services import do_set_run_status
@@ -501,7 +503,8 @@ def do_run_training(run_id: int, worker: str = "") -> str:
                 from transformers import PreTrainedTokenizerFast
 
                 tokenizer = PreTrainedTokenizerFast.from_pretrained(latest[-1] / "tokenizer")
-                model = tiny_model(tokenizer, seed=config.seed)
+                device = "cuda" if torch.cuda.is_available() else "cpu"
+                model = tiny_model(tokenizer, seed=config.seed).to(device)
             else:
                 corpus = [text for pair in examples for text in pair]
                 model, tokenizer = load_policy(config.model, corpus, seed=config.seed)

@@ -16,6 +16,9 @@ SLOW = (
     "for i in range(len(nums)):\n    for _ in range(20):\n        total += nums[i]\n"
     "print(total // 20)\n"
 )
+# between FAST and SLOW, at least 2x from each (SLOW does the work 20 times, this 5 times), so
+# the three keep their order across repeats even on a loaded machine
+MIDDLE = SLOW.replace("range(20)", "range(5)").replace("total // 20", "total // 5")
 MEDIUM = (
     "import sys\nnums = list(map(int, sys.stdin.read().split()))[1:]\ntotal = 0\n"
     "for x in nums:\n    total += x\nprint(total)\n"

@@ -165,7 +165,8 @@ class Trainer:
         latest = self.latest_checkpoint()
         if latest is None:
             return False
-        state = torch.load(latest / "state.pt", weights_only=True)
+        device = next(self.model.parameters()).device
+        state = torch.load(latest / "state.pt", weights_only=True, map_location=device)
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.version = int(state["version"])

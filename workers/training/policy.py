@@ -75,11 +75,13 @@ def tiny_model(tokenizer, config: TinyModelConfig | None = None, seed: int = 0):
 
 
 def load_policy(model: str, corpus: list[str] | None = None, seed: int = 0):
-    """(model, tokenizer). `model` is "tiny" (built here; `corpus` trains its tokenizer) or
-    the path of a local transformers checkpoint (bf16 on a GPU, float32 on a CPU)."""
+    """(model, tokenizer) on the GPU when there is one. `model` is "tiny" (built here;
+    `corpus` trains its tokenizer) or the path of a local transformers checkpoint (bf16 on a
+    GPU, float32 on a CPU)."""
+    device = "cuda" if torch.cuda.is_available() else "cpu"
     if model == TINY:
         tokenizer = train_tokenizer(corpus or [])
-        return tiny_model(tokenizer, seed=seed), tokenizer
+        return tiny_model(tokenizer, seed=seed).to(device), tokenizer
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     path = Path(model)
@@ -90,4 +92,4 @@ def load_policy(model: str, corpus: list[str] | None = None, seed: int = 0):
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     policy = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=dtype)
-    return policy, tokenizer
+    return policy.to(device), tokenizer

@@ -75,7 +75,10 @@ def encode_batch(tokenizer, prompts: list[list[int]], completions: list[list[int
 
 def token_logprobs(model, input_ids, attention_mask, temperature: float = 1.0):
     """(B, L) log-probability of each token given those before it (position 0: 0), under
-    `model` at `temperature` (the distribution rollouts were sampled from); and the logits."""
+    `model` at `temperature` (the distribution rollouts were sampled from); and the logits.
+    Both on the model's device."""
+    device = next(model.parameters()).device
+    input_ids, attention_mask = input_ids.to(device), attention_mask.to(device)
     logits = model(input_ids=input_ids, attention_mask=attention_mask).logits / temperature
     logp = torch.log_softmax(logits[:, :-1].float(), dim=-1)
     taken = logp.gather(-1, input_ids[:, 1:, None])[..., 0]  # (B, L-1)
@@ -98,9 +101,12 @@ def sample_groups(
     samples: list[Sample] = []
     for index, prompt in enumerate(prompts):
         prompt_ids = tokenizer(prompt)["input_ids"]
+        device = next(model.parameters()).device
         output = model.generate(
-            torch.tensor([prompt_ids] * group_size),
-            attention_mask=torch.ones((group_size, len(prompt_ids)), dtype=torch.long),
+            torch.tensor([prompt_ids] * group_size, device=device),
+            attention_mask=torch.ones(
+                (group_size, len(prompt_ids)), dtype=torch.long, device=device
+            ),
             do_sample=True,
             temperature=temperature,
             top_k=0,
@@ -134,5 +140,6 @@ def _attach_logprobs(model, tokenizer, samples: list[Sample], temperature: float
         tokenizer, [s.prompt_ids for s in samples], [s.completion_ids for s in samples]
     )
     logprobs, _ = token_logprobs(model, input_ids, attention, temperature)
+    logprobs = logprobs.cpu()
     for row, sample in enumerate(samples):
         sample.logprobs = logprobs[row][completion_mask[row].bool()].tolist()

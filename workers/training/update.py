@@ -49,6 +49,8 @@ def grpo_update(
     old = torch.zeros(input_ids.shape)
     for row, sample in enumerate(chosen):
         old[row, completion_mask[row].bool()] = torch.tensor(sample.logprobs)
+    device = next(model.parameters()).device
+    old, completion_mask = old.to(device), completion_mask.to(device)
     reference = None
     if ref_model is not None and config.kl_beta > 0:
         with torch.no_grad():
@@ -59,7 +61,7 @@ def grpo_update(
         terms = policy_loss(
             logprobs,
             old,
-            advantages[useful],
+            advantages[useful].to(device),
             completion_mask,
             token_budget=config.token_budget,
             clip_epsilon=config.clip_epsilon,
@@ -120,6 +122,7 @@ def warm_start(
             tokenizer, [p for p, _ in batch], [c for _, c in batch]
         )
         logprobs, _ = token_logprobs(model, input_ids, attention)
+        completion_mask = completion_mask.to(logprobs.device)
         loss = -(logprobs * completion_mask).sum() / completion_mask.sum()
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
