@@ -34,7 +34,7 @@ trap stop INT TERM EXIT
 
 $PY -m daphne -b 127.0.0.1 -p "$PORT" --access-log var/access.log codeopt_site.asgi:application &
 pids+=($!)
-$PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing --pool threads --concurrency 3 &
+$PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing,gpu --pool threads --concurrency 3 &
 pids+=($!)
 
 for _ in $(seq 1 100); do
@@ -53,6 +53,9 @@ echo "  dataset     : a build of 3 pack problems is queued: ${URL}/dataset/"
     status=$($PY manage.py shell -v 0 -c "from problems.models import DatasetBuild as B; b = B.objects.first(); print(b.status if b else '')" 2>/dev/null | tail -n 1 || true)
     if [[ $status == done ]]; then
       $PY manage.py simulate_rewards >var/simulate_rewards.log 2>&1 || true
+      # the tiny model learns on those problems (queue gpu), scored on the timing queue
+      $PY manage.py train scripts/demo_train.toml --user demo --name demo-grpo --queue \
+        >var/train.log 2>&1 || true
       break
     fi
     [[ $status == failed ]] && break
@@ -60,5 +63,6 @@ echo "  dataset     : a build of 3 pack problems is queued: ${URL}/dataset/"
 ) &
 helpers+=($!)
 echo "  rewards     : the reward simulator runs when the build is done: ${URL}/rewards/"
+echo "  training    : then a tiny-model GRPO run starts (30 min): ${URL}/training/"
 echo "  running     : server and worker are up; Ctrl-C stops both."
 wait -n "${pids[@]}"

@@ -22,6 +22,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="tiny")
     parser.add_argument("--steps", type=int, default=3)
+    parser.add_argument("--warm-start-steps", type=int, default=300, help="tiny model only")
     parser.add_argument("--allow-cpu", action="store_true")
     args = parser.parse_args()
     import torch
@@ -32,7 +33,7 @@ def main() -> int:
         print("no CUDA device visible (torch.cuda.is_available() is False)", file=sys.stderr)
         return 1
     with tempfile.TemporaryDirectory(prefix="codeopt-gpu-") as folder:
-        result = run_smoke(args.model, args.steps, Path(folder))
+        result = run_smoke(args.model, args.steps, Path(folder), args.warm_start_steps)
     result.pop("metrics")
     print(json.dumps(result))
     return 0

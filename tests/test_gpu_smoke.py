@@ -1,0 +1,48 @@
+"""The GPU check script runs the real loop; here (no GPU) it refuses without --allow-cpu and
+runs one step on the CPU with it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import torch
+
+from workers.training.smoke import run_smoke
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_smoke_run_takes_real_steps_on_the_device_it_finds(tmp_path):
+    result = run_smoke("tiny", 1, tmp_path, warm_start_steps=10)
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert result["device"].startswith(expected) and result["steps"] == 1
+    step = result["metrics"][0]
+    assert {"rewards/mean", "eval/p100", "time/step_s"} <= set(step)
+    assert (tmp_path / "checkpoints" / "step-000001" / "state.pt").is_file()
+
+
+def test_the_script_says_when_there_is_no_gpu():
+    if torch.cuda.is_available():
+        return
+    done = subprocess.run(
+        [sys.executable, "scripts/gpu_train_steps.py", "--steps", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1 and "no CUDA device visible" in done.stderr
+    ran = subprocess.run(
+        [sys.executable, "scripts/gpu_train_steps.py", "--steps", "1", "--allow-cpu"]
+        + ["--warm-start-steps", "10"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    summary = json.loads(ran.stdout.strip().splitlines()[-1])
+    assert summary["device"] == "cpu" and summary["steps"] == 1 and summary["cuda"] is None
