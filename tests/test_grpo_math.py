@@ -120,6 +120,9 @@ def test_the_staleness_filter_drops_what_is_too_old_and_counts_it():
     assert (report.kept, report.dropped) == (3, 1)
     assert dict(report.histogram) == {25: 1, 26: 1, 35: 1, 30: 1}
     assert report.metrics()["staleness/max"] == 35.0
+    assert (
+        report.metrics()["staleness/age_35"] == 0.25 and "staleness/age_31" not in report.metrics()
+    )
     with pytest.raises(ValueError, match="policy_version: 36 is ahead"):
         filter_stale([Rollout(36)], 35, 30)
 

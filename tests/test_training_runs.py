@@ -217,3 +217,15 @@ def test_programs_the_policy_writes_are_run_and_judged_through_the_service(
     stored = RolloutSample.objects.filter(training__run=run).order_by("index")
     assert [(s.verdict, s.correct) for s in stored] == [("OK", True), ("WRONG_ANSWER", False)]
     assert stored[0].speed_percentile is not None and stored[0].reward == 1.0
+
+
+def test_a_prompt_can_carry_the_slowest_reference_to_make_faster(built, tmp_path):
+    config = TrainConfig.from_dict({**SMALL, "baseline_program": True})
+    problems, examples = services.training_problems(config, tmp_path)
+    slow = Problem.objects.get(slug="sum").solutions.get(name="accepted/slow.py").code
+    assert [p.slug for p in problems] == ["sum"]
+    prompt = problems[0].prompt
+    assert "### A correct but slow program" in prompt and slow.strip() in prompt
+    assert prompt.endswith("```python\n") and len(examples) == 3  # fast, middle, slow
+    plain, _ = services.training_problems(TrainConfig.from_dict(SMALL), tmp_path)
+    assert "slow program" not in plain[0].prompt

@@ -347,13 +347,29 @@ def training_problems(config, workdir: Path):
         folder = workdir / item.slug
         folder.mkdir(parents=True, exist_ok=True)
         problem, scoring = _scoring_problem(item, folder)
-        prompt = make_prompt(problem.statement or problem.title)
+        baseline = None
+        if config.baseline_program:
+            baseline = _slowest_reference(problem, item)
+        prompt = make_prompt(problem.statement or problem.title, baseline)
         problems.append(TrainingProblem(item.slug, prompt, scoring))
         for solution in ReferenceSolution.objects.filter(
             problem=problem, language="python", verdict_label="accepted"
         ):
             examples.append((prompt, solution.code))
     return problems, examples
+
+
+def _slowest_reference(problem, item) -> str | None:
+    """The code of the accepted Python reference with the largest mean stored time."""
+    from problems.models import ReferenceSolution
+
+    costs = np.where(np.isfinite(item.runtimes.reference_costs), item.runtimes.reference_costs, 0)
+    means = dict(zip(item.references, costs.mean(axis=1), strict=True))
+    accepted = ReferenceSolution.objects.filter(
+        problem=problem, language="python", verdict_label="accepted", name__in=list(means)
+    )
+    slowest = max(accepted, key=lambda s: means[s.name], default=None)
+    return slowest.code if slowest else None
 
 
 _SCORING_FOLDER: Path | None = None

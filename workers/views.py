@@ -101,7 +101,7 @@ TRAIN_FORM_FIELDS = (
     "warm_start_steps",
     "max_new_tokens",
 )
-TRAIN_CHECKBOXES = ("token_weighted_baseline", "normalize_std")
+TRAIN_CHECKBOXES = ("token_weighted_baseline", "normalize_std", "baseline_program")
 
 
 @login_required

@@ -55,6 +55,9 @@ class TrainConfig:
     scoring: str = "timing_queue"
     """timing_queue: programs are measured by the timing workers (the product); local: in a
     thread of the training process (one machine, tests)."""
+    baseline_program: bool = False
+    """Put the problem's slowest correct Python reference in the prompt, to be made faster
+    (the paper's optimization setting); off: the statement alone."""
     split: str = "train"
     """Problems trained on: train, test or all (those with stored reference runtimes)."""
     max_problems: int = 0

@@ -23,12 +23,17 @@ class StalenessReport:
     histogram: Counter = field(default_factory=Counter)  # staleness (steps) -> rollouts
 
     def metrics(self) -> dict[str, float]:
+        """Dropped count, mean and max staleness, and the histogram as `staleness/age_<k>`
+        (the share of the step's rollouts sampled k versions back)."""
         ages = list(self.histogram.elements())
-        return {
+        metrics = {
             "staleness/dropped": float(self.dropped),
             "staleness/mean": sum(ages) / len(ages) if ages else 0.0,
             "staleness/max": float(max(ages, default=0)),
         }
+        for age, count in sorted(self.histogram.items()):
+            metrics[f"staleness/age_{age}"] = count / len(ages)
+        return metrics
 
 
 def filter_stale(
