@@ -165,15 +165,6 @@ def do_run_timing_job(job_id: str, worker: str) -> str:
 # through runs.services.do_ingest_metrics (the path every trainer's metrics take).
 
 
-def _training_problems_queryset(config):
-    from problems.models import Problem
-
-    problems = Problem.objects.order_by("slug")
-    if config.split != "all":
-        problems = problems.filter(split=config.split)
-    return problems
-
-
 def check_train_request(config_data: dict):
     """(TrainConfig, RewardConfig row) for a request; ValueError naming the field at fault,
     before anything is created."""
@@ -187,9 +178,10 @@ def check_train_request(config_data: dict):
         raise ValueError(f"reward_config: no stored configuration {config.reward_config!r}")
     if config.model != TINY and not (Path(config.model) / "config.json").is_file():
         raise ValueError(f"model: {config.model!r} is neither 'tiny' nor a local model folder")
-    if not _training_problems_queryset(config).filter(tests__runtimes__purpose="build").exists():
+    if not _loaded_problems("" if config.split == "all" else config.split):
         raise ValueError(
-            f"split: no {config.split} problem has stored reference runtimes; run a dataset build"
+            f"split: no {config.split} problem has stored runtimes of Python references on "
+            "optimization tests; run a dataset build"
         )
     return config, reward
 
