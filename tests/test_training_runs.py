@@ -229,3 +229,10 @@ def test_a_prompt_can_carry_the_slowest_reference_to_make_faster(built, tmp_path
     assert prompt.endswith("```python\n") and len(examples) == 3  # fast, middle, slow
     plain, _ = services.training_problems(TrainConfig.from_dict(SMALL), tmp_path)
     assert "slow program" not in plain[0].prompt
+
+
+def test_a_split_without_built_problems_is_named(built):
+    Problem.objects.filter(slug="sum").update(split="train")
+    with pytest.raises(ValueError, match="split: no test problem has stored runtimes"):
+        services.check_train_request({**SMALL, "split": "test"})
+    assert services.check_train_request({**SMALL, "split": "train"})[0].split == "train"
