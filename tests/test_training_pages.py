@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from runs.models import Run, Team
-from tests.test_training_runs import SMALL
+from runs.models import Run
+from tests.test_training_runs import start_run
 from workers import services
 from workers.models import TrainingRun
 
@@ -65,15 +65,7 @@ def test_the_form_names_a_bad_field_and_queues_a_good_run(
 
 
 def test_the_run_page_stops_a_run_of_the_users_team_only(built, client, alice, bob):
-    config, reward = services.check_train_request(SMALL)
-    run = services.do_start_training(
-        owner=alice,
-        team=Team.objects.get(name="red"),
-        name="r",
-        config=config,
-        reward=reward,
-        queue=False,
-    )
+    run = start_run(alice)
     client.force_login(bob)
     assert client.post(f"/runs/{run.pk}/stop/").status_code == 404
     assert not TrainingRun.objects.get(run=run).stop_requested
@@ -85,15 +77,7 @@ def test_the_run_page_stops_a_run_of_the_users_team_only(built, client, alice, b
 
 
 def test_the_samples_page_lists_rollouts_and_the_outcome_heatmap(built, client, alice):
-    config, reward = services.check_train_request(SMALL)
-    run = services.do_start_training(
-        owner=alice,
-        team=Team.objects.get(name="red"),
-        name="r",
-        config=config,
-        reward=reward,
-        queue=False,
-    )
+    run = start_run(alice)
     services.do_run_training(run.pk)
     client.force_login(alice)
     page = client.get(f"/runs/{run.pk}/samples/").content.decode()

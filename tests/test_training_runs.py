@@ -30,6 +30,19 @@ SMALL = {
 }
 
 
+def start_run(user, queue: bool = False, **changes) -> Run:
+    """A checked training run of SMALL with `changes`, in the user's team "red"."""
+    config, reward = services.check_train_request({**SMALL, **changes})
+    return services.do_start_training(
+        owner=user,
+        team=Team.objects.get(name="red"),
+        name="r",
+        config=config,
+        reward=reward,
+        queue=queue,
+    )
+
+
 def steps_of(run: Run, key: str) -> list[int]:
     series = MetricSeries.objects.get(run=run, key=key)
     return list(MetricPoint.objects.filter(series=series).values_list("step", flat=True))
@@ -73,15 +86,7 @@ def test_the_command_trains_the_tiny_model_and_reports_every_step(built, alice, 
 def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
     built, alice, monkeypatch
 ):
-    config, reward = services.check_train_request({**SMALL, "steps": 3})
-    run = services.do_start_training(
-        owner=alice,
-        team=Team.objects.get(name="red"),
-        name="r",
-        config=config,
-        reward=reward,
-        queue=False,
-    )
+    run = start_run(alice, steps=3)
     original = services.DatabaseSink.log
     crashed = []
 
@@ -104,27 +109,12 @@ def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
 
 
 def test_a_stop_request_ends_the_run_after_its_step(built, alice):
-    config, reward = services.check_train_request({**SMALL, "steps": 5})
-    run = services.do_start_training(
-        owner=alice,
-        team=Team.objects.get(name="red"),
-        name="r",
-        config=config,
-        reward=reward,
-        queue=False,
-    )
+    run = start_run(alice, steps=5)
     services.do_request_stop(run)
     assert services.do_run_training(run.pk) == "stopped"
     assert steps_of(run, "rewards/mean") == [0]
     # every run checkpoints in a folder of its own, even if a run id comes back after a reset
-    other = services.do_start_training(
-        owner=alice,
-        team=Team.objects.get(name="red"),
-        name="o",
-        config=config,
-        reward=reward,
-        queue=False,
-    )
+    other = start_run(alice, steps=5)
     folders = {t.checkpoint_dir for t in TrainingRun.objects.filter(run__in=[run, other])}
     assert len(folders) == 2
 
@@ -132,10 +122,7 @@ def test_a_stop_request_ends_the_run_after_its_step(built, alice):
 def test_a_real_worker_trains_on_the_gpu_queue_and_scores_on_the_timing_queue(
     built, alice, celery_worker_process
 ):
-    config, reward = services.check_train_request({**SMALL, "scoring": "timing_queue"})
-    run = services.do_start_training(
-        owner=alice, team=Team.objects.get(name="red"), name="r", config=config, reward=reward
-    )
+    run = start_run(alice, queue=True, scoring="timing_queue")
 
     def ended():
         if not celery_worker_process.alive():
@@ -154,21 +141,13 @@ def test_a_real_worker_trains_on_the_gpu_queue_and_scores_on_the_timing_queue(
 
 
 def test_a_scoring_job_is_scored_from_its_request(built, alice):
-    config, reward = services.check_train_request(SMALL)
-    run = services.do_start_training(
-        owner=alice,
-        team=Team.objects.get(name="red"),
-        name="r",
-        config=config,
-        reward=reward,
-        queue=False,
-    )
+    run = start_run(alice)
     fast = Problem.objects.get(slug="sum").solutions.get(name="accepted/fast.py").code
     job = ScoringJob.objects.create(
         training=run.training,
         step=0,
         request={
-            "reward_config": reward.engine_config().as_dict(),
+            "reward_config": run.reward_config.engine_config().as_dict(),
             "groups": [{"problem": "sum", "programs": [fast, "print(0)\n", None]}],
         },
     )
@@ -204,15 +183,7 @@ def test_programs_the_policy_writes_are_run_and_judged_through_the_service(
         ]
 
     monkeypatch.setattr(loop, "sample_groups", writes_known_programs)
-    config, reward = services.check_train_request({**SMALL, "steps": 1})
-    run = services.do_start_training(
-        owner=alice,
-        team=Team.objects.get(name="red"),
-        name="r",
-        config=config,
-        reward=reward,
-        queue=False,
-    )
+    run = start_run(alice, steps=1)
     assert services.do_run_training(run.pk) == "finished"
     stored = RolloutSample.objects.filter(training__run=run).order_by("index")
     assert [(s.verdict, s.correct) for s in stored] == [("OK", True), ("WRONG_ANSWER", False)]
