@@ -143,6 +143,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "store_processed": False,
     }
     if CELERY_BROKER_URL.startswith("filesystem")
+    # Redis hands an unacknowledged message to another worker after this long: tasks that are
+    # acknowledged when they end (training runs, timing jobs) must finish well within it.
+    else {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT_S", 86_400, minimum=60)}
+    if CELERY_BROKER_URL.startswith(("redis", "rediss"))
     else {}
 )
 if CELERY_BROKER_URL.startswith("filesystem"):
