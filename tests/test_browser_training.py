@@ -18,7 +18,7 @@ def test_the_samples_heatmaps_and_the_stop_button(asgi_server, chromium_path, bu
     run = start_run(alice)
     services.do_run_training(run.pk)
     second = start_run(alice, steps=5)  # queued, not started: it can be stopped
-    samples = run.training.samples.all()
+    samples = list(run.training.samples.all())  # read before the browser's event loop
     errors: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
