@@ -23,6 +23,14 @@ CHROMIUM_ARGS = [
 ]
 
 
+def log_in(page, server: str, next_path: str, user: str = "alice") -> None:
+    """Log in through the real login form, landing on `next_path`."""
+    page.goto(f"{server}/accounts/login/?next={next_path}")
+    page.fill("input[name=username]", user)
+    page.fill("input[name=password]", f"pw-{user}")
+    page.click("button[type=submit]")
+
+
 def post(server: str, token: str, run_id: int, points: list[dict]) -> None:
     request = urllib.request.Request(
         f"{server}/api/runs/{run_id}/metrics/",
@@ -48,10 +56,7 @@ def test_the_run_page_chart_grows_live_as_points_arrive(
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         page = browser.new_page()
-        page.goto(f"{asgi_server}/accounts/login/?next=/runs/{alice_run.pk}/")
-        page.fill("input[name=username]", "alice")
-        page.fill("input[name=password]", "pw-alice")
-        page.click("button[type=submit]")
+        log_in(page, asgi_server, f"/runs/{alice_run.pk}/")
         chart = page.locator('.chart[data-key="rewards/mean"]')
         chart.wait_for(timeout=15_000)
         page.wait_for_function(
@@ -96,10 +101,7 @@ def test_a_hostile_metric_key_is_shown_as_text_not_run(
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         page = browser.new_page()
-        page.goto(f"{asgi_server}/accounts/login/?next=/runs/{alice_run.pk}/")
-        page.fill("input[name=username]", "alice")
-        page.fill("input[name=password]", "pw-alice")
-        page.click("button[type=submit]")
+        log_in(page, asgi_server, f"/runs/{alice_run.pk}/")
         page.wait_for_function("document.body.dataset.chartsReady === '1'", timeout=15_000)
         assert page.evaluate("window.pwned") is None
         assert (

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from problems import services
-from tests.test_browser_live_chart import CHROMIUM_ARGS
+from tests.test_browser_live_chart import CHROMIUM_ARGS, log_in
 from tests.test_dataset_build import import_sum, run_build
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,10 +24,7 @@ def test_dataset_problem_and_calibration_pages_draw_measured_data(
         browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         page = browser.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{asgi_server}/accounts/login/?next=/dataset/")
-        page.fill("input[name=username]", "alice")
-        page.fill("input[name=password]", "pw-alice")
-        page.click("button[type=submit]")
+        log_in(page, asgi_server, "/dataset/")
 
         page.wait_for_selector("#chart-funnel .funnellayer", timeout=15_000)
         stages = page.evaluate("document.getElementById('chart-funnel').data[0].y")

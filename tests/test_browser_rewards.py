@@ -9,7 +9,7 @@ from playwright.sync_api import sync_playwright
 
 from rewards import services
 from rewards.models import RewardConfig
-from tests.test_browser_live_chart import CHROMIUM_ARGS
+from tests.test_browser_live_chart import CHROMIUM_ARGS, log_in
 from tests.test_reward_simulation import spread
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,10 +32,7 @@ def test_the_rewards_page_draws_the_simulation_and_records_a_recommendation(
         browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{asgi_server}/accounts/login/?next=/rewards/")
-        page.fill("input[name=username]", "alice")
-        page.fill("input[name=password]", "pw-alice")
-        page.click("button[type=submit]")
+        log_in(page, asgi_server, "/rewards/")
 
         page.wait_for_selector("#chart-heatmap .heatmaplayer", timeout=15_000)
         heatmaps = page.evaluate(

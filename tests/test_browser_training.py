@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.test_browser_live_chart import CHROMIUM_ARGS
+from tests.test_browser_live_chart import CHROMIUM_ARGS, log_in
 from tests.test_training_runs import start_run
 from workers import services
 from workers.models import TrainingRun
@@ -24,10 +24,7 @@ def test_the_samples_heatmaps_and_the_stop_button(asgi_server, chromium_path, bu
         browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         page = browser.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(f"{asgi_server}/accounts/login/?next=/runs/{run.pk}/samples/")
-        page.fill("input[name=username]", "alice")
-        page.fill("input[name=password]", "pw-alice")
-        page.click("button[type=submit]")
+        log_in(page, asgi_server, f"/runs/{run.pk}/samples/")
         page.wait_for_selector("#chart-outcomes .heatmaplayer", timeout=15_000)
         traces = page.evaluate(
             "document.getElementById('chart-outcomes').data.map(t => [t.y, t.x, t.z])"
