@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import resource
 import sys
 import time
 from pathlib import Path
@@ -132,6 +133,8 @@ def main() -> None:
             "per_problem_path_measured": f"{len(sample)} configs x 1 level in {baseline:.1f} s",
             "speedup": round(baseline_full / best, 1),
             "flagged": sum(r.flagged for r in results),
+            # the whole process, numpy and SciPy included (Linux reports kilobytes)
+            "peak_resident_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         },
     )
 
