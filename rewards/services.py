@@ -61,6 +61,19 @@ def read_config_file(path: Path) -> list[tuple[engine.RewardConfig, str]]:
     return read
 
 
+def check_config_form(name: str, fields_text: str) -> engine.RewardConfig:
+    """A configuration from the page's name box and YAML/JSON fields box."""
+    try:
+        fields = yaml.safe_load(fields_text or "{}") or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"fields: not YAML or JSON ({str(exc).splitlines()[0]})") from None
+    if not isinstance(fields, dict):
+        raise ValueError("fields: must be a mapping of field: value")
+    if "name" in fields:
+        raise ValueError("fields: give the name in the name box, not among the fields")
+    return engine.RewardConfig.from_dict({**fields, "name": name})
+
+
 def do_save_config(
     config: engine.RewardConfig, *, description: str = "", user: str = ""
 ) -> RewardConfig:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import yaml
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from rewards import engine, reads, services
+from rewards import reads, services
 from rewards.models import RewardConfig, Simulation
 
 DEFAULT_FIELDS = "speed_bar: 30\ncombination: binary\n"
@@ -52,7 +51,7 @@ def rewards_page(request):
     elif request.method == "POST" and request.POST.get("form") == "config":
         config_values = {k: request.POST.get(k, "") for k in ("name", "description", "fields")}
         try:
-            config = _config_from_form(config_values)
+            config = services.check_config_form(config_values["name"], config_values["fields"])
             row = services.do_save_config(
                 config, description=config_values["description"].strip(), user=request.user.username
             )
@@ -73,18 +72,6 @@ def rewards_page(request):
         },
         status=400 if errors else 200,
     )
-
-
-def _config_from_form(values: dict) -> engine.RewardConfig:
-    try:
-        fields = yaml.safe_load(values["fields"] or "{}") or {}
-    except yaml.YAMLError as exc:
-        raise ValueError(f"fields: not YAML or JSON ({str(exc).splitlines()[0]})") from None
-    if not isinstance(fields, dict):
-        raise ValueError("fields: must be a mapping of field: value")
-    if "name" in fields:
-        raise ValueError("fields: give the name in the name box, not among the fields")
-    return engine.RewardConfig.from_dict({**fields, "name": values["name"]})
 
 
 @login_required
