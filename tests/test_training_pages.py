@@ -92,3 +92,6 @@ def test_the_samples_page_lists_rollouts_and_the_outcome_heatmap(built, client, 
     assert only.count('<tr data-verdict="') == sum(
         s.verdict == verdict for s in samples if s.step == 0
     )
+    bad = client.get(f"/runs/{run.pk}/samples/?step=two")
+    assert bad.status_code == 400
+    assert "step: &#x27;two&#x27; is not a step number" in bad.content.decode()

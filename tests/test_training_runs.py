@@ -108,6 +108,46 @@ def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
     assert RolloutSample.objects.filter(training__run=run).count() == 3 * 2
 
 
+def test_a_second_delivery_waits_while_the_first_trains_and_takes_over_a_dead_one(
+    built, alice
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    run = start_run(alice, steps=1)
+    TrainingRun.objects.filter(run=run).update(lease="worker-a:1", heartbeat_at=timezone.now())
+    with pytest.raises(services.RunBusy, match="trained by worker-a:1"):
+        services.do_run_training(run.pk, "worker-b")
+    run.refresh_from_db()
+    assert run.status == "queued" and TrainingRun.objects.get(run=run).attempts == 0
+    # worker-a stopped beating: its lease goes stale and worker-b takes the run over
+    stale = timezone.now() - timedelta(seconds=services.LEASE_STALE_S + 1)
+    TrainingRun.objects.filter(run=run).update(heartbeat_at=stale)
+    assert services.do_run_training(run.pk, "worker-b") == "finished"
+    training = TrainingRun.objects.get(run=run)
+    assert (training.worker, training.attempts, training.lease) == ("worker-b", 1, "")
+
+
+def test_a_trainer_whose_lease_was_taken_stops_writing(built, alice, monkeypatch):
+    run = start_run(alice, steps=3)
+    original = services.DatabaseSink.log
+
+    def taken_over_at_step_1(self, step, metrics):
+        if step == 1:  # a delivery that thought this one dead took the run
+            TrainingRun.objects.filter(run=run).update(lease="worker-b:2")
+        original(self, step, metrics)
+
+    monkeypatch.setattr(services.DatabaseSink, "log", taken_over_at_step_1)
+    assert services.do_run_training(run.pk, "worker-a") == "lease lost"
+    assert steps_of(run, "rewards/mean") == [0]
+    samples = RolloutSample.objects.filter(training__run=run)
+    assert set(samples.values_list("step", flat=True)) == {0}
+    run.refresh_from_db()
+    assert run.status == "running"  # the new owner's to end, not this one's
+    assert TrainingRun.objects.get(run=run).lease == "worker-b:2"
+
+
 def test_a_stop_request_ends_the_run_after_its_step(built, alice):
     run = start_run(alice, steps=5)
     services.do_request_stop(run)

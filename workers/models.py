@@ -84,6 +84,10 @@ class TrainingRun(models.Model):
     worker = models.CharField(max_length=255, blank=True, default="")
     stage = models.CharField(max_length=200, blank=True, default="")
     error = models.TextField(blank=True, default="")
+    # The lease: the task delivery training the run now, and its last sign of life. A second
+    # delivery waits while the heartbeat is fresh (services.claim_training).
+    lease = models.CharField(max_length=100, blank=True, default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
 
 
 class RolloutSample(models.Model):

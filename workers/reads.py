@@ -19,9 +19,12 @@ class SampleFilters:
 
     @classmethod
     def from_query(cls, query) -> SampleFilters:
+        """The filters of a query string; ValueError naming the field at fault."""
         step = query.get("step", "").strip()
+        if step and not step.isdigit():
+            raise ValueError(f"step: {step!r} is not a step number (0, 1, 2, …)")
         return cls(
-            step=int(step) if step.isdigit() else None,
+            step=int(step) if step else None,
             problem=query.get("problem", "").strip(),
             verdict=query.get("verdict", "").strip(),
         )

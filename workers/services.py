@@ -227,12 +227,23 @@ class DatabaseSink:
     """The trainer's reports: metrics through the ingest service, samples as rows (a step
     re-run after a resume replaces its rows), the stop flag from the TrainingRun row."""
 
-    def __init__(self, training, slugs_to_ids: dict[str, int]):
+    def __init__(self, training, slugs_to_ids: dict[str, int], lease: str = ""):
         self.training = training
         self.problem_ids = slugs_to_ids
+        self.lease = lease  # the delivery's lease token; "" writes unguarded
+
+    def _check_lease(self) -> None:
+        from workers.models import TrainingRun
+
+        if self.lease and not TrainingRun.objects.filter(
+            pk=self.training.pk, lease=self.lease
+        ).exists():
+            raise LeaseLost(f"run {self.training.run_id}: another delivery took the lease")
 
     def log(self, step: int, metrics: dict[str, float]) -> None:
         from runs.services import do_ingest_metrics
+
+        self._check_lease()
 
         points = [
             {"step": step, "key": key, "value": None if value != value else float(value)}
@@ -243,6 +254,7 @@ class DatabaseSink:
     def samples(self, step: int, rows) -> None:
         from workers.models import RolloutSample, TrainingRun
 
+        self._check_lease()
         with transaction.atomic():
             RolloutSample.objects.filter(training=self.training, step=step).delete()
             RolloutSample.objects.bulk_create(
@@ -474,6 +486,90 @@ class TimingQueueScorer:
         return _PolledScores(job.pk, self.timeout_s)
 
 
+# A training run has one trainer at a time. Each delivery of the task takes a lease on the
+# TrainingRun row and beats it every LEASE_BEAT_S from a thread; another delivery (a broker
+# re-delivering a message whose worker is only slow, two workers on the same queue) waits
+# while the beat is younger than LEASE_STALE_S, and takes over once it is older: the first
+# trainer died. A trainer that finds its lease taken stops at once, writing nothing more.
+LEASE_BEAT_S = 10.0
+LEASE_STALE_S = 60.0
+
+
+class RunBusy(Exception):
+    """Another live delivery trains this run; retry after LEASE_STALE_S."""
+
+
+class LeaseLost(Exception):
+    """This delivery's lease was taken over: its trainer must stop writing."""
+
+
+def claim_training(training_pk: int, worker: str) -> str:
+    """Take the run's lease for this delivery; its token. RunBusy when a live one holds it."""
+    from workers.models import TrainingRun
+
+    token = f"{worker or 'local'}:{uuid.uuid4().hex[:12]}"
+    now = timezone.now()
+    with transaction.atomic():
+        row = TrainingRun.objects.select_for_update().get(pk=training_pk)
+        fresh = row.heartbeat_at and (now - row.heartbeat_at).total_seconds() < LEASE_STALE_S
+        if row.lease and fresh:
+            raise RunBusy(
+                f"run {row.run_id} is trained by {row.lease} (heartbeat "
+                f"{(now - row.heartbeat_at).total_seconds():.0f} s ago)"
+            )
+        TrainingRun.objects.filter(pk=training_pk).update(
+            lease=token,
+            heartbeat_at=now,
+            attempts=F("attempts") + 1,
+            worker=worker,
+            stage="loading problems",
+        )
+    return token
+
+
+class _Lease:
+    """Beats the lease from a thread while the trainer works; `lost` once another took it."""
+
+    def __init__(self, training_pk: int, token: str):
+        import threading
+
+        self.training_pk = training_pk
+        self.token = token
+        self.lost = threading.Event()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._beat, daemon=True, name="training-lease")
+
+    def _beat(self) -> None:
+        from django.db import close_old_connections
+
+        from workers.models import TrainingRun
+
+        try:
+            while not self._done.wait(LEASE_BEAT_S):
+                held = TrainingRun.objects.filter(pk=self.training_pk, lease=self.token).update(
+                    heartbeat_at=timezone.now()
+                )
+                if not held:
+                    self.lost.set()
+                    return
+        finally:
+            close_old_connections()
+
+    def __enter__(self) -> _Lease:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        from workers.models import TrainingRun
+
+        self._done.set()
+        self._thread.join()
+        # ended here (finished, stopped, failed): the next delivery need not wait
+        TrainingRun.objects.filter(pk=self.training_pk, lease=self.token).update(
+            lease="", heartbeat_at=None
+        )
+
+
 def do_run_training(run_id: int, worker: str = "") -> str:
     """The task body: train a run to its end, from its newest checkpoint when there is one
     (a re-delivered task after a worker crash resumes there). Returns the run's status."""
@@ -494,15 +590,15 @@ def do_run_training(run_id: int, worker: str = "") -> str:
     run = training.run
     if run.status in (RunStatus.FINISHED, RunStatus.STOPPED):
         return run.status  # delivered again after it ended: nothing to do
-    TrainingRun.objects.filter(pk=training.pk).update(
-        attempts=F("attempts") + 1, worker=worker, stage="loading problems"
-    )
+    token = claim_training(training.pk, worker)
     do_set_run_status(run, RunStatus.RUNNING)
     config = TrainConfig.from_dict(training.config)
     reward = RewardConfig.objects.get(pk=run.reward_config_id).engine_config()
     checkpoint_dir = Path(training.checkpoint_dir)
     try:
-        with tempfile.TemporaryDirectory(prefix="codeopt-train-") as folder:
+        with _Lease(training.pk, token), tempfile.TemporaryDirectory(
+            prefix="codeopt-train-"
+        ) as folder:
             problems, examples = training_problems(config, Path(folder))
             if not problems:
                 raise ValueError(f"split: no {config.split} problem with stored runtimes")
@@ -527,7 +623,7 @@ def do_run_training(run_id: int, worker: str = "") -> str:
                     if config.scoring == "local"
                     else TimingQueueScorer(training, reward)
                 ),
-                DatabaseSink(training, ids),
+                DatabaseSink(training, ids, lease=token),
                 checkpoint_dir,
             )
             if not trainer.resume() and config.model == TINY and config.warm_start_steps:
@@ -542,6 +638,8 @@ def do_run_training(run_id: int, worker: str = "") -> str:
                 )
             TrainingRun.objects.filter(pk=training.pk).update(stage="training")
             version = trainer.run()
+    except LeaseLost:
+        return "lease lost"  # the delivery that took over owns the run's state now
     except Exception as exc:
         TrainingRun.objects.filter(pk=training.pk).update(
             error=f"{type(exc).__name__}: {exc}", stage="failed"

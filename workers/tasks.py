@@ -46,7 +46,11 @@ def run_reward_simulation(simulation_id: int) -> str:
 # ends: a worker that dies hands the task back and the run resumes from its last checkpoint.
 @shared_task(bind=True, name="workers.train", acks_late=True, reject_on_worker_lost=True)
 def train(self, run_id: int) -> str:
-    return services.do_run_training(run_id, self.request.hostname or socket.gethostname())
+    try:
+        return services.do_run_training(run_id, self.request.hostname or socket.gethostname())
+    except services.RunBusy as busy:
+        # another delivery trains it; come back when its lease would have gone stale
+        raise self.retry(exc=busy, countdown=services.LEASE_STALE_S, max_retries=None) from busy
 
 
 # Scoring a training step's programs measures them: it runs where timing jobs run.

@@ -181,15 +181,20 @@ def run_samples(request, run_id: int):
         run = check_can_see_run(request.user, run_id)
     except Run.DoesNotExist:
         raise Http404("No such run") from None
-    filters = reads.SampleFilters.from_query(request.GET)
+    try:
+        filters, error, status = reads.SampleFilters.from_query(request.GET), "", 200
+    except ValueError as exc:
+        filters, error, status = reads.SampleFilters(), str(exc), 400
     return render(
         request,
         "workers/samples.html",
         {
             "run": run,
+            "error": error,
             "filters": filters,
             "samples": reads.samples(run, filters),
             "problems": reads.sample_problems(run),
             "heatmap": reads.outcome_heatmap(run),
         },
+        status=status,
     )
