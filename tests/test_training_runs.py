@@ -108,9 +108,7 @@ def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
     assert RolloutSample.objects.filter(training__run=run).count() == 3 * 2
 
 
-def test_a_second_delivery_waits_while_the_first_trains_and_takes_over_a_dead_one(
-    built, alice
-):
+def test_a_second_delivery_waits_while_the_first_trains_and_takes_over_a_dead_one(built, alice):
     from datetime import timedelta
 
     from django.utils import timezone

@@ -235,9 +235,10 @@ class DatabaseSink:
     def _check_lease(self) -> None:
         from workers.models import TrainingRun
 
-        if self.lease and not TrainingRun.objects.filter(
-            pk=self.training.pk, lease=self.lease
-        ).exists():
+        if (
+            self.lease
+            and not TrainingRun.objects.filter(pk=self.training.pk, lease=self.lease).exists()
+        ):
             raise LeaseLost(f"run {self.training.run_id}: another delivery took the lease")
 
     def log(self, step: int, metrics: dict[str, float]) -> None:
@@ -596,9 +597,10 @@ def do_run_training(run_id: int, worker: str = "") -> str:
     reward = RewardConfig.objects.get(pk=run.reward_config_id).engine_config()
     checkpoint_dir = Path(training.checkpoint_dir)
     try:
-        with _Lease(training.pk, token), tempfile.TemporaryDirectory(
-            prefix="codeopt-train-"
-        ) as folder:
+        with (
+            _Lease(training.pk, token),
+            tempfile.TemporaryDirectory(prefix="codeopt-train-") as folder,
+        ):
             problems, examples = training_problems(config, Path(folder))
             if not problems:
                 raise ValueError(f"split: no {config.split} problem with stored runtimes")
