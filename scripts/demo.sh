@@ -34,7 +34,12 @@ trap stop INT TERM EXIT
 
 $PY -m daphne -b 127.0.0.1 -p "$PORT" --access-log var/access.log codeopt_site.asgi:application &
 pids+=($!)
-$PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing,gpu --pool threads --concurrency 3 &
+$PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing --pool threads \
+  --concurrency 3 --hostname "main@%h" &
+pids+=($!)
+# One training worker, as on a machine with one GPU: the demo's two runs train one after the other.
+$PY -m celery -A codeopt_site worker --loglevel warning --queues gpu --pool threads \
+  --concurrency 1 --hostname "gpu@%h" &
 pids+=($!)
 
 for _ in $(seq 1 100); do
@@ -53,9 +58,16 @@ echo "  dataset     : a build of 3 pack problems is queued: ${URL}/dataset/"
     status=$($PY manage.py shell -v 0 -c "from problems.models import DatasetBuild as B; b = B.objects.first(); print(b.status if b else '')" 2>/dev/null | tail -n 1 || true)
     if [[ $status == done ]]; then
       $PY manage.py simulate_rewards >var/simulate_rewards.log 2>&1 || true
-      # the tiny model learns on those problems (queue gpu), scored on the timing queue
-      $PY manage.py train scripts/demo_train.toml --user demo --name demo-grpo --queue \
-        >var/train.log 2>&1 || true
+      # the tiny model learns on those problems (queue gpu), scored on the timing queue: the
+      # paper's recipe, then standard RLVR from the same warm start (15 minutes each)
+      ids=()
+      for recipe in paper:demo_train rlvr:demo_train_rlvr; do
+        out=$($PY manage.py train "scripts/${recipe#*:}.toml" --user demo \
+          --name "demo-${recipe%%:*}" --queue 2>>var/train.log || true)
+        echo "$out" >>var/train.log
+        [[ $out =~ ^run\ ([0-9]+) ]] && ids+=("${BASH_REMATCH[1]}")
+      done
+      (IFS=,; echo "  compare     : ${URL}/runs/compare/?ids=${ids[*]}")
       break
     fi
     [[ $status == failed ]] && break
@@ -63,6 +75,6 @@ echo "  dataset     : a build of 3 pack problems is queued: ${URL}/dataset/"
 ) &
 helpers+=($!)
 echo "  rewards     : the reward simulator runs when the build is done: ${URL}/rewards/"
-echo "  training    : then a tiny-model GRPO run starts (30 min): ${URL}/training/"
+echo "  training    : then two tiny-model GRPO runs, paper vs RLVR (15 min each): ${URL}/training/"
 echo "  running     : server and worker are up; Ctrl-C stops both."
 wait -n "${pids[@]}"

@@ -245,3 +245,20 @@ def test_a_split_without_built_problems_is_named(built):
     with pytest.raises(ValueError, match="split: no test problem has stored runtimes"):
         services.check_train_request({**SMALL, "split": "test"})
     assert services.check_train_request({**SMALL, "split": "train"})[0].split == "train"
+
+
+def test_the_demo_runs_differ_only_in_the_recipe(built):
+    """make demo's two runs (scripts/demo.sh): the paper's recipe and standard RLVR."""
+    from pathlib import Path
+
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    paper = TrainConfig.from_toml(scripts / "demo_train.toml").as_dict()
+    rlvr = TrainConfig.from_toml(scripts / "demo_train_rlvr.toml").as_dict()
+    for config in (paper, rlvr):
+        services.check_train_request(config)
+    changed = {key: (paper[key], rlvr[key]) for key in paper if paper[key] != rlvr[key]}
+    assert changed == {
+        "reward_config": ("binary-top30", "correctness-only"),
+        "token_weighted_baseline": (True, False),
+        "normalize_std": (False, True),
+    }
