@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "rewards",
     "workers",
     "problems",
+    "evaluations",
 ]
 
 MIDDLEWARE = [
@@ -160,6 +161,9 @@ CELERY_TASK_ROUTES = {
     "workers.run_dataset_build": {"queue": "timing"},
     "workers.train": {"queue": "gpu"},
     "workers.score_rollouts": {"queue": "timing"},
+    # an evaluation that generates runs where models run; one of uploaded programs, where
+    # programs are timed (services.do_create_evaluation picks)
+    "workers.evaluate": {"queue": "gpu"},
 }
 # A timing worker takes one job at a time: no job waits behind another in a prefetch buffer.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -178,7 +178,7 @@ def check_train_request(config_data: dict):
         raise ValueError(f"reward_config: no stored configuration {config.reward_config!r}")
     if config.model != TINY and not (Path(config.model) / "config.json").is_file():
         raise ValueError(f"model: {config.model!r} is neither 'tiny' nor a local model folder")
-    if not _loaded_problems("" if config.split == "all" else config.split):
+    if not loaded_problems("" if config.split == "all" else config.split):
         raise ValueError(
             f"split: no {config.split} problem has stored runtimes of Python references on "
             "optimization tests; run a dataset build"
@@ -296,7 +296,7 @@ def _materialized(test, folder: Path) -> tuple[Path, Path]:
     return materialize_test(test, folder)
 
 
-def _scoring_problem(item, folder: Path):
+def scoring_problem(item, folder: Path):
     """The ScoringProblem of one loaded problem (rewards.services.LoadedProblem)."""
     from problems.models import ProblemTest
     from workers.execution.checker import CheckerSettings
@@ -329,7 +329,7 @@ def _scoring_problem(item, folder: Path):
     )
 
 
-def _loaded_problems(split: str, slugs: list[str] | None = None):
+def loaded_problems(split: str, slugs: list[str] | None = None):
     from rewards.services import load_problem_runtimes
 
     loaded, _ = load_problem_runtimes(slugs, split=split, language="python")
@@ -344,17 +344,17 @@ def training_problems(config, workdir: Path):
     from workers.training.loop import TrainingProblem
     from workers.training.rollout import make_prompt
 
-    loaded = _loaded_problems("" if config.split == "all" else config.split)
+    loaded = loaded_problems("" if config.split == "all" else config.split)
     if config.max_problems:
         loaded = loaded[: config.max_problems]
     problems, examples = [], []
     for item in loaded:
         folder = workdir / item.slug
         folder.mkdir(parents=True, exist_ok=True)
-        problem, scoring = _scoring_problem(item, folder)
+        problem, scoring = scoring_problem(item, folder)
         baseline = None
         if config.baseline_program:
-            baseline = _slowest_reference(problem, item)
+            baseline = slowest_reference(problem, item)
         prompt = make_prompt(problem.statement or problem.title, baseline)
         problems.append(TrainingProblem(item.slug, prompt, scoring))
         for solution in ReferenceSolution.objects.filter(
@@ -364,7 +364,7 @@ def training_problems(config, workdir: Path):
     return problems, examples
 
 
-def _slowest_reference(problem, item) -> str | None:
+def slowest_reference(problem, item) -> str | None:
     """The code of the accepted Python reference with the largest mean stored time."""
     from problems.models import ReferenceSolution
 
@@ -401,10 +401,10 @@ def do_score_rollouts(job_id: int, worker: str = "") -> str:
         config = RewardConfig.from_dict(request["reward_config"])
         slugs = sorted({g["problem"] for g in request["groups"]})
         problems = {}
-        for item in _loaded_problems("", slugs):
+        for item in loaded_problems("", slugs):
             folder = _SCORING_FOLDER / item.slug
             folder.mkdir(exist_ok=True)
-            problems[item.slug] = _scoring_problem(item, folder)[1]
+            problems[item.slug] = scoring_problem(item, folder)[1]
         result = [
             [
                 {
@@ -576,15 +576,13 @@ def do_run_training(run_id: int, worker: str = "") -> str:
     (a re-delivered task after a worker crash resumes there). Returns the run's status."""
     import tempfile
 
-    import torch
-
     from rewards.models import RewardConfig
     from runs.models import RunStatus
     from runs.services import do_set_run_status
     from workers.models import TrainingRun
     from workers.training.config import TrainConfig
     from workers.training.loop import LocalScorer, Trainer
-    from workers.training.policy import TINY, load_policy, tiny_model
+    from workers.training.policy import TINY, load_checkpoint, load_policy
     from workers.training.update import warm_start
 
     training = TrainingRun.objects.select_related("run").get(run_id=run_id)
@@ -605,12 +603,8 @@ def do_run_training(run_id: int, worker: str = "") -> str:
             if not problems:
                 raise ValueError(f"split: no {config.split} problem with stored runtimes")
             latest = sorted(checkpoint_dir.glob("step-[0-9]*[0-9]"))
-            if config.model == TINY and latest:
-                from transformers import PreTrainedTokenizerFast
-
-                tokenizer = PreTrainedTokenizerFast.from_pretrained(latest[-1] / "tokenizer")
-                device = "cuda" if torch.cuda.is_available() else "cpu"
-                model = tiny_model(tokenizer, seed=config.seed).to(device)
+            if config.model == TINY and latest:  # its tokenizer was trained with it
+                model, tokenizer = load_checkpoint(config.model, latest[-1], config.seed)
             else:
                 corpus = [text for pair in examples for text in pair]
                 model, tokenizer = load_policy(config.model, corpus, seed=config.seed)

@@ -57,3 +57,13 @@ def train(self, run_id: int) -> str:
 @shared_task(bind=True, name="workers.score_rollouts", acks_late=True, reject_on_worker_lost=True)
 def score_rollouts(self, job_id: int) -> str:
     return services.do_score_rollouts(job_id, self.request.hostname or socket.gethostname())
+
+
+# An evaluation generates (queue `gpu`, where models run) or only scores uploaded programs
+# (queue `timing`); evaluations.services.do_create_evaluation chooses. Acknowledged after it
+# ends: a worker that dies hands it back, and it starts over.
+@shared_task(bind=True, name="workers.evaluate", acks_late=True, reject_on_worker_lost=True)
+def evaluate(self, evaluation_id: int) -> str:
+    from evaluations.services import do_run_evaluation
+
+    return do_run_evaluation(evaluation_id, self.request.hostname or socket.gethostname())

@@ -8,7 +8,8 @@ One step, with scoring overlapping generation (depth 1):
 2. the scores of step k arrive; rollouts too old for `max_staleness_steps` are dropped;
 3. one GRPO update (workers/training/update.py); the policy version becomes k+1;
 4. the step's metrics and samples go to the sink; every `checkpoint_every` steps (and at the
-   end, and when stopped) a checkpoint is written.
+   end, and when stopped) a checkpoint is written. The starting point (step-000000, before
+   the first update) is written too and kept, for evaluations to compare against.
 
 Every step seeds its own problem choice and sampling from (seed, step), so a run resumed
 from a checkpoint regenerates the same steps it had lost: their metrics are re-sent and
@@ -40,6 +41,7 @@ from workers.training.staleness import filter_stale
 from workers.training.update import grpo_update
 
 CHECKPOINTS_KEPT = 2
+STARTING_POINT = "step-000000"  # the policy before its first update (after any warm start)
 
 
 @dataclass
@@ -153,7 +155,8 @@ class Trainer:
         shutil.rmtree(final, ignore_errors=True)
         partial.rename(final)
         for old in sorted(self.checkpoint_dir.glob("step-[0-9]*[0-9]"))[:-CHECKPOINTS_KEPT]:
-            shutil.rmtree(old, ignore_errors=True)
+            if old.name != STARTING_POINT:  # kept: what evaluations compare a run against
+                shutil.rmtree(old, ignore_errors=True)
         return final
 
     def latest_checkpoint(self) -> Path | None:
@@ -200,6 +203,8 @@ class Trainer:
         config = self.config
         if self.version >= config.steps:
             return self.version
+        if self.version == 0 and self.latest_checkpoint() is None:
+            self.save_checkpoint()  # the starting point, kept for evaluations
         deadline = time.monotonic() + 60 * config.max_minutes if config.max_minutes else None
         mark = time.monotonic()
         batch = self.generate(self.version)

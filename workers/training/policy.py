@@ -93,3 +93,22 @@ def load_policy(model: str, corpus: list[str] | None = None, seed: int = 0):
         tokenizer.pad_token = tokenizer.eos_token
     policy = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=dtype)
     return policy.to(device), tokenizer
+
+
+def load_checkpoint(model: str, folder: Path, seed: int = 0):
+    """(model, tokenizer) of a training checkpoint (workers.training.loop, step-<version>)
+    of a run whose policy was `model` ("tiny" or a local path)."""
+    state_path = Path(folder) / "state.pt"
+    if not state_path.is_file():
+        raise ValueError(f"step: no checkpoint in {folder}")
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    if model == TINY:
+        from transformers import PreTrainedTokenizerFast
+
+        tokenizer = PreTrainedTokenizerFast.from_pretrained(Path(folder) / "tokenizer")
+        policy = tiny_model(tokenizer, seed=seed).to(device)
+    else:
+        policy, tokenizer = load_policy(model, seed=seed)
+    state = torch.load(state_path, weights_only=True, map_location=device)
+    policy.load_state_dict(state["model"])
+    return policy, tokenizer

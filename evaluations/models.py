@@ -1,0 +1,89 @@
+"""Evaluations (PAPER.md section 5): what was evaluated, on which problems, its samples as
+scored, and the figures (evaluations.metrics) once done."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Evaluation(models.Model):
+    class Source(models.TextChoices):
+        RUN = "run", "a run's checkpoint"
+        MODEL = "model", "a base model"
+        COMPLETIONS = "completions", "uploaded completions"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="evaluations"
+    )
+    team = models.ForeignKey("runs.Team", on_delete=models.CASCADE, related_name="evaluations")
+    name = models.CharField(max_length=200)
+    source = models.CharField(max_length=12, choices=Source.choices)
+    run = models.ForeignKey(
+        "runs.Run", null=True, blank=True, on_delete=models.CASCADE, related_name="evaluations"
+    )
+    step = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The checkpoint's step (policy version) evaluated."
+    )
+    model = models.CharField(max_length=500, blank=True, default="", help_text="tiny or a path.")
+    completions_file = models.CharField(max_length=300, blank=True, default="")
+    split = models.CharField(max_length=10, default="test")
+    problem_slugs = models.JSONField(default=list, help_text="The problems evaluated.")
+    n = models.PositiveSmallIntegerField(default=20, help_text="Samples per problem.")
+    temperature = models.FloatField(default=1.0)
+    seed = models.IntegerField(default=0)
+    max_new_tokens = models.PositiveIntegerField(default=256)
+    taus = models.JSONField(default=list)
+    complexity = models.BooleanField(default=True, help_text="Measure scaling exponents.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    stage = models.CharField(max_length=200, blank=True, default="")
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
+    input_errors = models.JSONField(
+        default=list, help_text="Upload lines left out: [{line, error}]."
+    )
+    results = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"evaluation {self.pk} ({self.name})"
+
+
+class EvaluationSample(models.Model):
+    """One program of an evaluation: generated or uploaded, then scored (verdict set)."""
+
+    evaluation = models.ForeignKey(Evaluation, on_delete=models.CASCADE, related_name="samples")
+    problem = models.ForeignKey(
+        "problems.Problem", on_delete=models.CASCADE, related_name="evaluation_samples"
+    )
+    index = models.PositiveIntegerField()
+    completion = models.TextField(blank=True, default="")
+    program = models.TextField(blank=True, default="", help_text="Empty: none (FORMAT).")
+    verdict = models.CharField(
+        max_length=20, blank=True, default="", help_text="Empty: not scored yet."
+    )
+    correct = models.BooleanField(default=False)
+    speed_percentile = models.FloatField(null=True, blank=True)
+    cost_s = models.FloatField(
+        null=True, blank=True, help_text="CPU s over the optimization tests; inf: timed out."
+    )
+
+    class Meta:
+        ordering = ["problem_id", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evaluation", "problem", "index"], name="evaluation_sample_index"
+            )
+        ]

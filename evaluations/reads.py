@@ -1,0 +1,115 @@
+"""Queries of the evaluations pages and command: figures as stored, win rates computed from
+the stored samples on demand (they depend on the pair)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+from evaluations import metrics
+from evaluations.models import Evaluation
+from evaluations.services import outcomes_of
+
+
+def visible_evaluations(user):
+    """Evaluations of the user's teams; all for staff; none for an anonymous user."""
+    rows = Evaluation.objects.select_related("owner", "team", "run")
+    if not user.is_authenticated:
+        return rows.none()
+    if user.is_staff:
+        return rows
+    return rows.filter(team__members=user)
+
+
+def win_rate(a: Evaluation, b: Evaluation, tie_band: float = 0.05) -> metrics.WinRate:
+    """Win rate of a over b on the problems both evaluated (evaluations.metrics.win_rate)."""
+    return metrics.win_rate(outcomes_of(a), outcomes_of(b), tie_band=tie_band, seed=a.seed)
+
+
+def _finite(value):
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
+def headline(evaluation: Evaluation) -> dict:
+    """The figures the command prints and the comparison table shows, flat."""
+    results = evaluation.results or {}
+    row = {
+        "evaluation": evaluation.pk,
+        "name": evaluation.name,
+        "status": evaluation.status,
+        "n": evaluation.n,
+        "n_problems": results.get("n_problems"),
+    }
+    for tau, estimate in sorted((results.get("p_tau") or {}).items(), key=lambda kv: -float(kv[0])):
+        row[f"p{tau}"] = _finite(estimate["value"])
+        row[f"p{tau}_ci"] = [_finite(estimate["low"]), _finite(estimate["high"])]
+    for key in (
+        "beats_fastest_human",
+        "complexity_improved",
+        "fastest_human_complexity_improved",
+    ):
+        row[key] = (results.get(key) or {}).get("share")
+    return row
+
+
+def comparison(evaluations: list[Evaluation], tie_band: float = 0.05) -> dict:
+    """Side by side: the headline rows, pτ over every τ any of them has, and the win-rate
+    matrix (row over column) of those that are done."""
+    done = [e for e in evaluations if e.status == Evaluation.Status.DONE]
+    taus = sorted(
+        {float(t) for e in done for t in (e.results or {}).get("p_tau", {})}, reverse=True
+    )
+    matrix = [
+        [None if a.pk == b.pk else win_rate(a, b, tie_band).as_dict() for b in done] for a in done
+    ]
+    return {
+        "rows": [headline(e) for e in evaluations],
+        "taus": taus,
+        "curves": [
+            {
+                "name": e.name,
+                "id": e.pk,
+                "points": [
+                    {"tau": tau, **(e.results["p_tau"].get(f"{tau:g}") or {})} for tau in taus
+                ],
+            }
+            for e in done
+        ],
+        "win_rates": {
+            "ids": [e.pk for e in done],
+            "names": [e.name for e in done],
+            "matrix": matrix,
+        },
+    }
+
+
+CSV_FIELDS = ("evaluation", "name", "status", "n", "n_problems")
+
+
+def comparison_csv(evaluations: list[Evaluation]) -> str:
+    """One row per evaluation: the headline figures, each τ with its interval."""
+    rows = [headline(e) for e in evaluations]
+    taus = sorted(
+        {
+            key[1:]
+            for row in rows
+            for key in row
+            if key.startswith("p") and key[1:].replace(".", "").isdigit()
+        },
+        key=lambda t: -float(t),
+    )
+    fields = list(CSV_FIELDS)
+    for tau in taus:
+        fields += [f"p{tau}", f"p{tau}_low", f"p{tau}_high"]
+    fields += ["beats_fastest_human", "complexity_improved", "fastest_human_complexity_improved"]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fields, extrasaction="ignore")
+    writer.writeheader()
+    for row in rows:
+        flat = dict(row)
+        for tau in taus:
+            low, high = row.get(f"p{tau}_ci") or (None, None)
+            flat[f"p{tau}_low"], flat[f"p{tau}_high"] = low, high
+        writer.writerow(flat)
+    return out.getvalue()
