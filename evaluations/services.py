@@ -53,7 +53,8 @@ def _number(data: dict, key: str, kind, default, low=None, high=None):
     try:
         value = kind(raw)
     except (TypeError, ValueError):
-        raise ValueError(f"{key}: {raw!r} is not a {kind.__name__}") from None
+        what = "an integer" if kind is int else "a number"
+        raise ValueError(f"{key}: {raw!r} is not {what}") from None
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"{key}: must be a finite number")
     if low is not None and value < low:
