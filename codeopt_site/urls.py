@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
 from codeopt_site.views import healthz
+from evaluations import views as evaluation_views
 from problems import views as problem_views
 from rewards import views as reward_views
 from runs import views as run_views
@@ -35,6 +36,9 @@ urlpatterns = [
         reward_views.recommend,
         name="rewards-recommend",
     ),
+    path("evaluations/", evaluation_views.evaluations_page, name="evaluations"),
+    path("evaluations/data.json", evaluation_views.evaluations_data, name="evaluations-data"),
+    path("evaluations/export.csv", evaluation_views.evaluations_csv, name="evaluations-csv"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include(router.urls)),

@@ -63,8 +63,24 @@ def comparison(evaluations: list[Evaluation], tie_band: float = 0.05) -> dict:
     matrix = [
         [None if a.pk == b.pk else win_rate(a, b, tie_band).as_dict() for b in done] for a in done
     ]
+    rows = [headline(e) for e in evaluations]
+    table = [
+        {
+            **row,
+            "cells": [
+                {
+                    "value": row.get(f"p{tau:g}"),
+                    "low": (row.get(f"p{tau:g}_ci") or [None, None])[0],
+                    "high": (row.get(f"p{tau:g}_ci") or [None, None])[1],
+                }
+                for tau in taus
+            ],
+        }
+        for row in rows
+    ]
     return {
-        "rows": [headline(e) for e in evaluations],
+        "rows": rows,
+        "table": table,
         "taus": taus,
         "curves": [
             {

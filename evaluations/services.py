@@ -84,11 +84,6 @@ def _taus(raw) -> list[float]:
     return sorted(taus, reverse=True)
 
 
-def _checkpoints(run) -> dict[int, Path]:
-    folder = Path(run.training.checkpoint_dir)
-    return {int(p.name.split("-")[1]): p for p in folder.glob("step-[0-9]*[0-9]")}
-
-
 def parse_completions(text: str, known: set[str]) -> tuple[list[dict], list[dict]]:
     """(completions, errors) of a JSON-lines upload: each line an object with `problem` (a
     slug among `known`), `program` (text) and optionally `sample_index` (an integer >= 0,
@@ -140,7 +135,7 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
     """EvaluationRequest for `data` (form or CLI fields) and an optional upload (file name,
     text); ValueError naming the field at fault, before anything is written."""
     from runs.services import visible_runs
-    from workers.services import loaded_problems
+    from workers.services import checkpoint_steps, loaded_problems
     from workers.training.policy import TINY
 
     source = data.get("source") or ""
@@ -183,7 +178,7 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
         run = visible_runs(user).filter(pk=run_id, training__isnull=False).first()
         if run is None:
             raise ValueError(f"run: no training run {run_id} you can see")
-        found = _checkpoints(run)
+        found = checkpoint_steps(run.training)
         if not found:
             raise ValueError(f"step: run {run_id} has no checkpoint yet")
         step = _number(data, "step", int, max(found), 0)
@@ -315,11 +310,12 @@ def _generate(evaluation: Evaluation, problems: list[EvalProblem], progress: _Pr
     """n samples per problem from the checkpoint or base model, stored unscored."""
     import torch
 
+    from workers.services import checkpoint_steps
     from workers.training.policy import load_checkpoint, load_policy
     from workers.training.rollout import sample_groups
 
     if evaluation.source == Evaluation.Source.RUN:
-        folder = _checkpoints(evaluation.run)[evaluation.step]
+        folder = checkpoint_steps(evaluation.run.training)[evaluation.step]
         seed = json.loads(evaluation.run.config).get("seed", 0)
         model, tokenizer = load_checkpoint(evaluation.model, folder, seed)
     else:

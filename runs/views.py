@@ -43,7 +43,16 @@ def run_detail(request, run_id: int):
         run = services.check_can_see_run(request.user, run_id)
     except Run.DoesNotExist:
         raise Http404("No such run") from None
-    return render(request, "runs/run_detail.html", {"run": run, "runs": [run]})
+    checkpoints = []
+    if hasattr(run, "training"):
+        from workers.services import checkpoint_steps
+
+        checkpoints = sorted(checkpoint_steps(run.training))
+    return render(
+        request,
+        "runs/run_detail.html",
+        {"run": run, "runs": [run], "checkpoints": checkpoints},
+    )
 
 
 @login_required

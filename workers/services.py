@@ -216,6 +216,13 @@ def do_start_training(*, owner, team, name: str, config, reward, queue: bool = T
     return run
 
 
+def checkpoint_steps(training) -> dict[int, Path]:
+    """{step: folder} of a training run's checkpoints on this machine (the starting point,
+    step 0, and the newest ones: workers.training.loop)."""
+    folder = Path(training.checkpoint_dir)
+    return {int(p.name.split("-")[1]): p for p in folder.glob("step-[0-9]*[0-9]")}
+
+
 def do_request_stop(run: Run) -> None:
     """The run finishes its current step, writes a checkpoint and stops."""
     from workers.models import TrainingRun

@@ -1,0 +1,142 @@
+"""The Evaluations page: start an evaluation (also from a run page), follow its progress,
+compare any selected evaluations (table, pτ over τ, win-rate matrix) and export them."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from evaluations import reads, services
+from evaluations.models import Evaluation
+
+FORM_FIELDS = (
+    "source", "run", "step", "model", "split", "problems", "n", "temperature", "seed",
+    "max_new_tokens", "taus", "name", "team",
+)  # fmt: skip
+DEFAULTS = {
+    "source": "run",
+    "model": "tiny",
+    "split": "test",
+    "n": "20",
+    "temperature": "1.0",
+    "seed": "0",
+    "max_new_tokens": "256",
+    "complexity": True,
+}
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+
+
+def _ids(raw: str, field: str) -> list[int]:
+    try:
+        return [int(part) for part in raw.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise ValueError(
+            f"{field}: {raw!r} is not evaluation numbers separated by commas"
+        ) from None
+
+
+def _chosen(user, raw: str, field: str) -> list[Evaluation]:
+    ids = _ids(raw, field)
+    found = {e.pk: e for e in reads.visible_evaluations(user).filter(pk__in=ids)}
+    missing = [str(i) for i in ids if i not in found]
+    if missing:
+        raise ValueError(f"{field}: no evaluation {', '.join(missing)} you can see")
+    return [found[i] for i in dict.fromkeys(ids)]
+
+
+def _upload(request) -> tuple[str, str] | None:
+    handle = request.FILES.get("completions")
+    if handle is None:
+        return None
+    if handle.size > MAX_UPLOAD_BYTES:
+        raise ValueError(f"completions: {handle.size} bytes; at most {MAX_UPLOAD_BYTES}")
+    return handle.name, handle.read().decode("utf-8", errors="replace")
+
+
+@login_required
+def evaluations_page(request):
+    from runs.services import check_team_for_new_run, user_teams, visible_runs
+    from workers.services import checkpoint_steps
+
+    error, values = "", {**DEFAULTS, "run": request.GET.get("run", "")}
+    if request.method == "POST":
+        values = {name: request.POST.get(name, "") for name in FORM_FIELDS}
+        values["complexity"] = request.POST.get("complexity") == "on"
+        try:
+            request_ = services.check_evaluation_request(request.user, values, _upload(request))
+            if request_.run is not None and not values["team"]:
+                team = request_.run.team
+            else:
+                team = check_team_for_new_run(request.user, values["team"] or None)
+            evaluation = services.do_create_evaluation(request.user, team, request_)
+            return redirect(reverse("evaluations") + f"#evaluation-{evaluation.pk}")
+        except ValueError as exc:
+            error = str(exc)
+    compare, compare_error = None, ""
+    if request.GET.get("compare"):
+        try:
+            chosen = _chosen(request.user, request.GET["compare"], "compare")
+            compare = {
+                "ids": ",".join(str(e.pk) for e in chosen),
+                "data": reads.comparison(chosen),
+            }
+        except ValueError as exc:
+            compare_error = str(exc)
+    runs = [
+        (run, sorted(checkpoint_steps(run.training)))
+        for run in visible_runs(request.user)
+        .filter(training__isnull=False)
+        .select_related("training")[:100]
+    ]
+    return render(
+        request,
+        "evaluations/evaluations.html",
+        {
+            "error": error,
+            "values": values,
+            "runs": runs,
+            "teams": user_teams(request.user),
+            "compare": compare,
+            "compare_error": compare_error,
+        },
+        status=400 if error or compare_error else 200,
+    )
+
+
+@login_required
+def evaluations_data(request):
+    """Every visible evaluation with its progress and headline figures (polled by the page)."""
+    rows = []
+    for evaluation in reads.visible_evaluations(request.user)[:200]:
+        row = reads.headline(evaluation)
+        row.update(
+            source=evaluation.get_source_display(),
+            run=evaluation.run_id,
+            step=evaluation.step,
+            split=evaluation.split,
+            created_at=evaluation.created_at.isoformat(),
+            stage=evaluation.stage,
+            progress_done=evaluation.progress_done,
+            progress_total=evaluation.progress_total,
+            error=evaluation.error,
+            input_errors=evaluation.input_errors,
+            owner=evaluation.owner.username,
+        )
+        rows.append(row)
+    return JsonResponse({"evaluations": rows})
+
+
+@login_required
+def evaluations_csv(request):
+    try:
+        chosen = _chosen(request.user, request.GET.get("ids", ""), "ids")
+        if not chosen:
+            raise ValueError("ids: choose at least one evaluation")
+    except ValueError as exc:
+        return HttpResponse(str(exc), status=400, content_type="text/plain")
+    response = HttpResponse(reads.comparison_csv(chosen), content_type="text/csv")
+    name = "-".join(str(e.pk) for e in chosen)
+    response["Content-Disposition"] = f'attachment; filename="evaluations-{name}.csv"'
+    return response
