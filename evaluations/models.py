@@ -43,6 +43,7 @@ class Evaluation(models.Model):
     complexity = models.BooleanField(default=True, help_text="Measure scaling exponents.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     stage = models.CharField(max_length=200, blank=True, default="")
+    worker = models.CharField(max_length=255, blank=True, default="")
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
     input_errors = models.JSONField(

@@ -263,20 +263,27 @@ def do_create_evaluation(owner, team, request: EvaluationRequest, queue: bool = 
 
 
 class _Progress:
-    def __init__(self, evaluation: Evaluation, total: int):
+    """Progress on the row (the page polls it) and to `on_progress(done, total, stage)`."""
+
+    def __init__(self, evaluation: Evaluation, total: int, on_progress=None):
         self.pk = evaluation.pk
-        self.done = 0
+        self.done, self.total, self.text = 0, total, ""
+        self.on_progress = on_progress
         Evaluation.objects.filter(pk=self.pk).update(progress_done=0, progress_total=total)
 
-    def stage(self, text: str) -> None:
-        Evaluation.objects.filter(pk=self.pk).update(stage=text[:200])
+    def _tell(self) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self.done, self.total, self.text)
 
-    def advance(self, by: int, text: str = "") -> None:
+    def stage(self, text: str) -> None:
+        self.text = text[:200]
+        Evaluation.objects.filter(pk=self.pk).update(stage=self.text)
+        self._tell()
+
+    def advance(self, by: int) -> None:
         self.done += by
-        fields = {"progress_done": self.done}
-        if text:
-            fields["stage"] = text[:200]
-        Evaluation.objects.filter(pk=self.pk).update(**fields)
+        Evaluation.objects.filter(pk=self.pk).update(progress_done=self.done)
+        self._tell()
 
 
 @dataclass
@@ -511,14 +518,17 @@ def summarize(
     }
 
 
-def do_run_evaluation(evaluation_id: int, worker: str = "") -> str:
+def do_run_evaluation(evaluation_id: int, worker: str = "", on_progress=None) -> str:
     """The task body: generate (checkpoint or base model), score, fit exponents, summarize.
     A re-delivered evaluation starts over from the upload or from generation."""
     evaluation = Evaluation.objects.select_related("run").get(pk=evaluation_id)
     if evaluation.status in (Evaluation.Status.DONE, Evaluation.Status.FAILED):
         return evaluation.status
     Evaluation.objects.filter(pk=evaluation.pk).update(
-        status=Evaluation.Status.RUNNING, started_at=timezone.now(), stage="loading problems"
+        status=Evaluation.Status.RUNNING,
+        started_at=timezone.now(),
+        stage="loading problems",
+        worker=worker,
     )
     generating = evaluation.source != Evaluation.Source.COMPLETIONS
     try:
@@ -532,6 +542,7 @@ def do_run_evaluation(evaluation_id: int, worker: str = "") -> str:
             progress = _Progress(
                 evaluation,
                 (count if generating else 0) + count + (len(items) if evaluation.complexity else 0),
+                on_progress,
             )
             if generating:
                 _generate(evaluation, items, progress)

@@ -197,3 +197,4 @@ def test_a_real_worker_scores_a_queued_upload_on_the_timing_queue(
     assert evaluation.status == "done", evaluation.error
     assert evaluation.results["p_tau"]["100"]["value"] == 1.0
     assert evaluation.progress_done == evaluation.progress_total == 1
+    assert evaluation.worker.startswith("test-")  # the worker's hostname, not this process

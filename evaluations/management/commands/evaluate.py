@@ -93,7 +93,12 @@ class Command(BaseCommand):
         if o["queue"]:
             self.stdout.write(f"evaluation {evaluation.pk} ({evaluation.name}) queued")
             return
-        services.do_run_evaluation(evaluation.pk, worker="cli")
+
+        def progress(done: int, total: int, stage: str) -> None:
+            self.stderr.write(f"\r[{done}/{total}] {stage}\x1b[K", ending="")
+
+        services.do_run_evaluation(evaluation.pk, worker="cli", on_progress=progress)
+        self.stderr.write("")
         evaluation.refresh_from_db()
         self._report(evaluation, against, o)
 
