@@ -152,6 +152,19 @@ def wait_until(predicate, timeout: float, what: str, interval: float = 0.05):
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
+def wait_for_status(worker, row, statuses: tuple[str, ...], timeout: float, what: str) -> None:
+    """Poll a model row (refreshed) until its `status` is one of `statuses`; fail at once,
+    with the worker's output, if the worker process died meanwhile."""
+
+    def ended():
+        if not worker.alive():
+            raise AssertionError("worker died:\n" + worker.output())
+        row.refresh_from_db()
+        return row.status in statuses
+
+    wait_until(ended, timeout, what)
+
+
 def _database_url_for_subprocess() -> str:
     from django.db import connection
 

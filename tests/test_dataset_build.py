@@ -11,7 +11,7 @@ from django.core.management import call_command
 from problems import services
 from problems.models import DatasetBuild, Problem, ProblemBuild, ProblemTest, ReferenceRuntime
 from problems.pipeline import split_of
-from tests.conftest import wait_until
+from tests.conftest import wait_for_status
 from tests.pipeline_problems import FAST_CONFIG, MIDDLE, RANDOM_GEN
 from workers.execution.fingerprint import machine_fingerprint
 from workers.execution.samples import write_sum_package
@@ -131,13 +131,9 @@ def test_a_real_worker_runs_a_build_queued_from_the_command(tmp_path, celery_wor
     config, slugs = services.check_build_request(FAST_CONFIG.as_dict(), ["sum"])
     build = services.do_create_build(config, slugs, started_by="test")
 
-    def ended():
-        if not celery_worker_process.alive():
-            raise AssertionError("worker died:\n" + celery_worker_process.output())
-        build.refresh_from_db()
-        return build.status in ("done", "failed")
-
-    wait_until(ended, 240, "the dataset build to end")
+    wait_for_status(
+        celery_worker_process, build, ("done", "failed"), 240, "the dataset build to end"
+    )
     assert build.status == "done", build.error
     assert dict(build.funnel)["time-discriminative"] == 1
     assert ProblemTest.objects.filter(problem__slug="sum", kind="optimization").exists()

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from evaluations import services
 from evaluations.models import Evaluation
 from runs.models import Team
-from tests.conftest import wait_until
+from tests.conftest import wait_for_status
 from tests.test_training_runs import start_run
 from workers.execution.samples import FAST, SLOW
 from workers.services import do_run_training
@@ -187,13 +187,9 @@ def test_a_real_worker_scores_a_queued_upload_on_the_timing_queue(
     )
     evaluation = services.do_create_evaluation(alice, Team.objects.get(name="red"), request)
 
-    def ended():
-        if not celery_worker_process.alive():
-            raise AssertionError("worker died:\n" + celery_worker_process.output())
-        evaluation.refresh_from_db()
-        return evaluation.status in ("done", "failed")
-
-    wait_until(ended, 120, "the evaluation to end")
+    wait_for_status(
+        celery_worker_process, evaluation, ("done", "failed"), 120, "the evaluation to end"
+    )
     assert evaluation.status == "done", evaluation.error
     assert evaluation.results["p_tau"]["100"]["value"] == 1.0
     assert evaluation.progress_done == evaluation.progress_total == 1

@@ -24,7 +24,7 @@ from problems.models import (
 from problems.services import do_import_code_contests
 from rewards import engine, services
 from rewards.models import Simulation
-from tests.conftest import wait_until
+from tests.conftest import wait_for_status
 from tests.test_dataset_build import import_sum, run_build
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "code_contests"
@@ -234,13 +234,9 @@ def test_a_simulation_queued_from_the_page_runs_on_a_real_worker(
     assert response.status_code == 302
     simulation = Simulation.objects.get()
 
-    def ended():
-        if not celery_worker_process.alive():
-            raise AssertionError("worker died:\n" + celery_worker_process.output())
-        simulation.refresh_from_db()
-        return simulation.status in ("done", "failed")
-
-    wait_until(ended, 120, "the simulation to end")
+    wait_for_status(
+        celery_worker_process, simulation, ("done", "failed"), 120, "the simulation to end"
+    )
     assert simulation.status == "done", simulation.error
     assert simulation.progress == 1.0 and simulation.started_by == "alice"
     assert [p[0] for p in simulation.problems_used] == ["p0", "p1", "p2"]

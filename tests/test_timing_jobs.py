@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.conftest import wait_until
+from tests.conftest import wait_for_status
 from workers import services
 from workers.execution.samples import MEDIUM
 from workers.models import TimingJob
@@ -56,13 +56,7 @@ def test_a_bad_job_is_refused_naming_the_field_and_nothing_is_stored(
 def test_a_real_worker_runs_a_job_from_the_timing_queue(celery_worker_process, alice, sum_package):
     job = submit(alice, sum_package)
 
-    def done():
-        if not celery_worker_process.alive():
-            raise AssertionError("worker died:\n" + celery_worker_process.output())
-        job.refresh_from_db()
-        return job.status in ("done", "failed")
-
-    wait_until(done, 120, "the timing job to end")
+    wait_for_status(celery_worker_process, job, ("done", "failed"), 120, "the timing job to end")
     assert job.status == "done", job.error
     assert job.result["verdict"] == "OK"
     assert job.result["speed_percentile"] == pytest.approx(50.0)

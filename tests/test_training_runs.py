@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from problems.models import Problem
 from runs.models import MetricPoint, MetricSeries, Run, Team
-from tests.conftest import wait_until
+from tests.conftest import wait_for_status
 from workers import services
 from workers.models import RolloutSample, ScoringJob, TrainingRun
 from workers.training.config import TrainConfig
@@ -162,13 +162,13 @@ def test_a_real_worker_trains_on_the_gpu_queue_and_scores_on_the_timing_queue(
 ):
     run = start_run(alice, queue=True, scoring="timing_queue")
 
-    def ended():
-        if not celery_worker_process.alive():
-            raise AssertionError("worker died:\n" + celery_worker_process.output())
-        run.refresh_from_db()
-        return run.status in ("finished", "failed", "stopped")
-
-    wait_until(ended, 240, "the training run to end")
+    wait_for_status(
+        celery_worker_process,
+        run,
+        ("finished", "failed", "stopped"),
+        240,
+        "the training run to end",
+    )
     assert run.status == "finished", TrainingRun.objects.get(run=run).error
     assert steps_of(run, "eval/p100") == [0, 1]
     jobs = ScoringJob.objects.filter(training__run=run).order_by("step")
