@@ -84,7 +84,9 @@ def _taus(raw) -> list[float]:
     return sorted(taus, reverse=True)
 
 
-def parse_completions(text: str, known: set[str]) -> tuple[list[dict], list[dict]]:
+def parse_completions(
+    text: str, known: set[str], where: str = "the evaluated problems"
+) -> tuple[list[dict], list[dict]]:
     """(completions, errors) of a JSON-lines upload: each line an object with `problem` (a
     slug among `known`), `program` (text) and optionally `sample_index` (an integer >= 0,
     unique per problem; numbered in file order when absent). A malformed line is reported
@@ -107,9 +109,7 @@ def parse_completions(text: str, known: set[str]) -> tuple[list[dict], list[dict
             errors.append({"line": number, "error": "problem: missing or not a string"})
             continue
         if problem not in known:
-            errors.append(
-                {"line": number, "error": f"problem: {problem!r} is not an evaluated problem"}
-            )
+            errors.append({"line": number, "error": f"problem: {problem!r} is not among {where}"})
             continue
         if not isinstance(program, str):
             errors.append({"line": number, "error": "program: missing or not a string"})
@@ -200,7 +200,11 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
         if upload is None:
             raise ValueError("completions: upload a JSON-lines file")
         file_name, text = upload
-        kept, errors = parse_completions(text, set(slugs))
+        kept, errors = parse_completions(
+            text,
+            set(slugs),
+            "the " + ("" if split == "all" else f"{split} ") + "problems with stored runtimes",
+        )
         if not kept:
             first = f"; line {errors[0]['line']}: {errors[0]['error']}" if errors else ""
             raise ValueError(f"completions: no valid line in {file_name}{first}")
@@ -322,7 +326,13 @@ def _generate(evaluation: Evaluation, problems: list[EvalProblem], progress: _Pr
     from workers.training.rollout import sample_groups
 
     if evaluation.source == Evaluation.Source.RUN:
-        folder = checkpoint_steps(evaluation.run.training)[evaluation.step]
+        kept = checkpoint_steps(evaluation.run.training)
+        if evaluation.step not in kept:  # the run went on and replaced it meanwhile
+            raise ValueError(
+                f"step: run {evaluation.run_id} no longer has its checkpoint at step "
+                f"{evaluation.step} (it keeps {', '.join(str(k) for k in sorted(kept))})"
+            )
+        folder = kept[evaluation.step]
         seed = json.loads(evaluation.run.config).get("seed", 0)
         model, tokenizer = load_checkpoint(evaluation.model, folder, seed)
     else:

@@ -6,6 +6,8 @@ written; a real worker runs a queued evaluation."""
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -54,7 +56,7 @@ def test_an_upload_reports_malformed_lines_and_evaluates_the_rest(built, alice):
     evaluation = evaluate_upload(alice, UPLOAD)
     assert evaluation.input_errors == [
         {"line": 3, "error": "not JSON (Expecting property name enclosed in double quotes)"},
-        {"line": 4, "error": "problem: 'nope' is not an evaluated problem"},
+        {"line": 4, "error": "problem: 'nope' is not among the problems with stored runtimes"},
         {"line": 5, "error": "program: missing or not a string"},
         {"line": 6, "error": "sample_index: 5 repeats for 'sum'"},
         {"line": 8, "error": "sample_index: not an integer >= 0"},
@@ -142,8 +144,20 @@ def test_a_runs_checkpoints_are_evaluated_against_its_starting_point(built, alic
     table = comparison([latest, start])
     assert [row["evaluation"] for row in table["rows"]] == [latest.pk, start.pk]
     assert table["win_rates"]["matrix"][0][1]["compared"] in (0, 1)
+    # a checkpoint the run replaced before the evaluation ran: the failure says so
+    request = services.check_evaluation_request(
+        alice, {"source": "run", "run": run.pk, "step": 1, "split": "all", "complexity": False}
+    )
+    evaluation = services.do_create_evaluation(alice, run.team, request, queue=False)
+    shutil.rmtree(Path(run.training.checkpoint_dir) / "step-000001")
+    with pytest.raises(ValueError):
+        services.do_run_evaluation(evaluation.pk)
+    evaluation.refresh_from_db()
+    assert evaluation.status == "failed" and evaluation.error == (
+        f"ValueError: step: run {run.pk} no longer has its checkpoint at step 1 (it keeps 0, 2)"
+    )
     with pytest.raises(
-        ValueError, match=r"step: run \d+ has no checkpoint at step 7 \(it has 0, 1, 2\)"
+        ValueError, match=r"step: run \d+ has no checkpoint at step 7 \(it has 0, 2\)"
     ):
         services.check_evaluation_request(
             alice, {"source": "run", "run": run.pk, "step": 7, "split": "all"}
