@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "workers",
     "problems",
     "evaluations",
+    "judges",
 ]
 
 MIDDLEWARE = [
@@ -164,6 +165,8 @@ CELERY_TASK_ROUTES = {
     # an evaluation that generates runs where models run; one of uploaded programs, where
     # programs are timed (services.do_create_evaluation picks)
     "workers.evaluate": {"queue": "gpu"},
+    # speedup-source judging: the analyzer is CPU-light, the LLM judge waits on its endpoint
+    "workers.judge": {"queue": "judge"},
 }
 # A timing worker takes one job at a time: no job waits behind another in a prefetch buffer.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 
 from codeopt_site.views import healthz
 from evaluations import views as evaluation_views
+from judges import views as judge_views
 from problems import views as problem_views
 from rewards import views as reward_views
 from runs import views as run_views
@@ -39,6 +40,10 @@ urlpatterns = [
     path("evaluations/", evaluation_views.evaluations_page, name="evaluations"),
     path("evaluations/data.json", evaluation_views.evaluations_data, name="evaluations-data"),
     path("evaluations/export.csv", evaluation_views.evaluations_csv, name="evaluations-csv"),
+    path("judges/", judge_views.judges_page, name="judges"),
+    path("judges/data.json", judge_views.judges_data, name="judges-data"),
+    path("judges/<int:batch_id>/", judge_views.batch_page, name="judge-batch"),
+    path("judges/pairs/<int:pair_id>/label/", judge_views.label_pair, name="judge-label"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include(router.urls)),

@@ -34,7 +34,7 @@ trap stop INT TERM EXIT
 
 $PY -m daphne -b 127.0.0.1 -p "$PORT" --access-log var/access.log codeopt_site.asgi:application &
 pids+=($!)
-$PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing --pool threads \
+$PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing,judge --pool threads \
   --concurrency 3 --hostname "main@%h" &
 pids+=($!)
 # One training worker, as on a machine with one GPU: the demo's two runs train one after the other.

@@ -275,7 +275,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
             "--concurrency",
             "2",
             "-Q",
-            "default,timing,gpu",
+            "default,timing,gpu,judge",
             "-n",
             hostname,
             "--purge",

@@ -67,3 +67,12 @@ def evaluate(self, evaluation_id: int) -> str:
     from evaluations.services import do_run_evaluation
 
     return do_run_evaluation(evaluation_id, self.request.hostname or socket.gethostname())
+
+
+# Speedup-source judging (queue `judge`): the analyzer, and the LLM judge, which mostly waits
+# on its endpoint.
+@shared_task(name="workers.judge")
+def judge(batch_id: int) -> str:
+    from judges.services import do_run_batch
+
+    return do_run_batch(batch_id)

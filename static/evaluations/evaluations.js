@@ -59,7 +59,7 @@
         ? `<details><summary>${e.input_errors.length}</summary>${e.input_errors.map((x) => `line ${x.line}: ${esc(x.error)}`).join("<br>")}</details>` : "0";
       const cells = [
         `<input type="checkbox" value="${e.evaluation}"${selected.has(String(e.evaluation)) ? " checked" : ""}${e.status === "done" ? "" : " disabled"}>`,
-        `#${e.evaluation} ${esc(e.name)}`, what, esc(e.created_at.slice(0, 19).replace("T", " ")),
+        `#${e.evaluation} ${esc(e.name)}${e.status === "done" ? ` <small><a href="/judges/?evaluation=${e.evaluation}#start">judge speedups</a></small>` : ""}`, what, esc(e.created_at.slice(0, 19).replace("T", " ")),
         `<span class="status status-${esc(e.status)}">${esc(e.status)}</span>${e.error ? ` <span class="error">${esc(e.error)}</span>` : ""}`,
         `<progress max="1" value="${progress}"></progress> ${fmt(100 * progress, 0)}% <small>${esc(e.stage)}</small>`,
         e.n_problems ?? "–", String(e.n), fmt(e.p100), fmt(e.p50), fmt(e.p30), fmt(e.p10), left,

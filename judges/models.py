@@ -1,0 +1,116 @@
+"""Speedup-source judging (PAPER.md section 6): batches of (baseline, optimized) program
+pairs, and each judge's verdict on each pair (the analyzer, the LLM, or a person)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from judges.categories import CATEGORIES
+
+CATEGORY_CHOICES = [(c, c) for c in CATEGORIES]
+
+
+class JudgeBatch(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="judge_batches"
+    )
+    team = models.ForeignKey("runs.Team", on_delete=models.CASCADE, related_name="judge_batches")
+    name = models.CharField(max_length=200)
+    evaluation = models.ForeignKey(
+        "evaluations.Evaluation",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="judge_batches",
+        help_text="The optimized programs' evaluation.",
+    )
+    baseline_evaluation = models.ForeignKey(
+        "evaluations.Evaluation",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The starting model's evaluation; empty: the median human reference.",
+    )
+    pairs_file = models.CharField(max_length=300, blank=True, default="")
+    judges = models.JSONField(default=list, help_text='["analyzer"], ["llm"] or both.')
+    llm_model = models.CharField(max_length=200, blank=True, default="")
+    tie_band = models.FloatField(default=0.05)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    stage = models.CharField(max_length=200, blank=True, default="")
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
+    input_errors = models.JSONField(default=list)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+
+class JudgePair(models.Model):
+    class Kind(models.TextChoices):
+        FASTER = "faster", "faster: judged"
+        NOISE = "within_noise", "within measurement noise: not judged"
+        SLOWER = "slower", "slower: not judged"
+        UNMEASURED = "unmeasured", "no runtimes given: judged"
+
+    batch = models.ForeignKey(JudgeBatch, on_delete=models.CASCADE, related_name="pairs")
+    problem_slug = models.CharField(max_length=200)
+    statement = models.TextField(blank=True, default="")
+    baseline = models.TextField()
+    optimized = models.TextField()
+    baseline_label = models.CharField(max_length=300, blank=True, default="")
+    optimized_label = models.CharField(max_length=300, blank=True, default="")
+    baseline_s = models.FloatField(null=True, blank=True)
+    optimized_s = models.FloatField(null=True, blank=True)
+    baseline_exponent = models.FloatField(null=True, blank=True)
+    optimized_exponent = models.FloatField(null=True, blank=True)
+    kind = models.CharField(max_length=14, choices=Kind.choices)
+
+    class Meta:
+        ordering = ["problem_slug", "pk"]
+
+    @property
+    def speedup(self) -> float | None:
+        if self.baseline_s and self.optimized_s:
+            return self.baseline_s / self.optimized_s
+        return None
+
+
+class Judgment(models.Model):
+    class Judge(models.TextChoices):
+        ANALYZER = "analyzer"
+        LLM = "llm"
+        HUMAN = "human"
+
+    pair = models.ForeignKey(JudgePair, on_delete=models.CASCADE, related_name="judgments")
+    judge = models.CharField(max_length=10, choices=Judge.choices)
+    category = models.CharField(max_length=20, choices=CATEGORY_CHOICES, blank=True, default="")
+    secondary = models.CharField(max_length=20, blank=True, default="")
+    rationale = models.TextField(blank=True, default="")
+    confidence = models.FloatField(null=True, blank=True)
+    error = models.TextField(blank=True, default="", help_text="Judge error: no category.")
+    model = models.CharField(max_length=200, blank=True, default="")
+    content_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    cached = models.BooleanField(default=False)
+    latency_s = models.FloatField(null=True, blank=True)
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    cost = models.FloatField(default=0.0)
+    by = models.CharField(max_length=150, blank=True, default="", help_text="Human labels.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["pair", "judge"], name="one_verdict_per_judge")
+        ]

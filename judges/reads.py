@@ -1,0 +1,180 @@
+"""Queries of the judging pages and command: pairs with their verdicts, the category
+breakdown per judge beside the paper's, the agreement between judges, and the diff."""
+
+from __future__ import annotations
+
+import difflib
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
+
+from judges.categories import CATEGORIES, PAPER_SHARES
+from judges.models import JudgeBatch, JudgePair, Judgment
+
+JUDGED_KINDS = (JudgePair.Kind.FASTER, JudgePair.Kind.UNMEASURED)
+JUDGE_ORDER = ("analyzer", "llm", "human")
+
+
+def visible_batches(user):
+    rows = JudgeBatch.objects.select_related("owner", "team", "evaluation")
+    if not user.is_authenticated:
+        return rows.none()
+    if user.is_staff:
+        return rows
+    return rows.filter(team__members=user)
+
+
+def _verdicts(pair: JudgePair) -> dict[str, Judgment]:
+    return {j.judge: j for j in pair.judgments.all()}
+
+
+def pair_rows(batch: JudgeBatch, filters: dict | None = None) -> list[dict]:
+    """Each pair with every judge's verdict; `category` and `rationale` are the person's if
+    one labelled it, else the LLM's, else the analyzer's. Filters: problem, category, judge
+    (the category filter applies to that judge's verdict, or to the shown one)."""
+    filters = filters or {}
+    pairs = batch.pairs.prefetch_related("judgments").order_by("problem_slug", "pk")
+    if filters.get("problem"):
+        pairs = pairs.filter(problem_slug=filters["problem"])
+    rows = []
+    for pair in pairs:
+        verdicts = _verdicts(pair)
+        shown = next(
+            (
+                verdicts[j]
+                for j in ("human", "llm", "analyzer")
+                if j in verdicts and verdicts[j].category
+            ),
+            None,
+        )
+        judge = filters.get("judge")
+        if judge and judge not in verdicts:
+            continue
+        if filters.get("category"):
+            picked = verdicts.get(judge) if judge else shown
+            if picked is None or picked.category != filters["category"]:
+                continue
+        rows.append(
+            {
+                "pair": pair.pk,
+                "problem": pair.problem_slug,
+                "kind": pair.kind,
+                "baseline_label": pair.baseline_label,
+                "optimized_label": pair.optimized_label,
+                "baseline_s": pair.baseline_s,
+                "optimized_s": pair.optimized_s,
+                "speedup": pair.speedup,
+                "baseline_exponent": pair.baseline_exponent,
+                "optimized_exponent": pair.optimized_exponent,
+                "category": shown.category if shown else None,
+                "rationale": shown.rationale if shown else "",
+                "judges": {
+                    name: {
+                        "category": v.category or None,
+                        "secondary": v.secondary or None,
+                        "rationale": v.rationale,
+                        "confidence": v.confidence,
+                        "error": v.error,
+                        "cached": v.cached,
+                        "by": v.by,
+                    }
+                    for name, v in sorted(verdicts.items(), key=lambda kv: JUDGE_ORDER.index(kv[0]))
+                },
+            }
+        )
+    return rows
+
+
+def breakdown(batch: JudgeBatch) -> dict:
+    """Per judge: pairs per category among the judged pairs, errors, and the shares beside
+    the paper's; plus the pairs left out (within noise, slower)."""
+    kinds = {k: batch.pairs.filter(kind=k).count() for k in JudgePair.Kind.values}
+    result = {"kinds": kinds, "paper": PAPER_SHARES, "categories": list(CATEGORIES), "judges": {}}
+    verdicts = Judgment.objects.filter(pair__batch=batch, pair__kind__in=JUDGED_KINDS)
+    for judge in JUDGE_ORDER:
+        mine = verdicts.filter(judge=judge)
+        if judge not in batch.judges and not mine.exists():
+            continue
+        counts = {c: mine.filter(category=c).count() for c in CATEGORIES}
+        judged = sum(counts.values())
+        result["judges"][judge] = {
+            "categories": counts,
+            "shares": {c: (n / judged if judged else None) for c, n in counts.items()},
+            "judged": judged,
+            "errors": mine.exclude(error="").count(),
+            "cost": sum(v.cost for v in mine),
+            "latency_s": [v.latency_s for v in mine if v.latency_s is not None],
+        }
+    return result
+
+
+def agreement(batch: JudgeBatch) -> list[dict]:
+    """For each two judges that both categorized some pairs: the confusion matrix (rows: the
+    first judge's category, columns: the second's) and the share of pairs they agree on."""
+    by_pair: dict[int, dict[str, str]] = {}
+    for pair_id, judge, category in (
+        Judgment.objects.filter(pair__batch=batch, pair__kind__in=JUDGED_KINDS)
+        .exclude(category="")
+        .values_list("pair_id", "judge", "category")
+    ):
+        by_pair.setdefault(pair_id, {})[judge] = category
+    found = []
+    for i, first in enumerate(JUDGE_ORDER):
+        for second in JUDGE_ORDER[i + 1 :]:
+            both = [v for v in by_pair.values() if first in v and second in v]
+            if not both:
+                continue
+            index = {c: k for k, c in enumerate(CATEGORIES)}
+            matrix = [[0] * len(CATEGORIES) for _ in CATEGORIES]
+            for verdicts in both:
+                matrix[index[verdicts[first]]][index[verdicts[second]]] += 1
+            agreed = sum(v[first] == v[second] for v in both)
+            found.append(
+                {
+                    "first": first,
+                    "second": second,
+                    "pairs": len(both),
+                    "agreement": agreed / len(both),
+                    "matrix": matrix,
+                }
+            )
+    return found
+
+
+_FORMATTER = HtmlFormatter(nowrap=True)
+
+
+def _highlighted_lines(source: str) -> list[str]:
+    html = highlight(source, PythonLexer(), _FORMATTER)
+    lines = html.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def side_by_side(baseline: str, optimized: str) -> list[dict]:
+    """Rows of a side-by-side diff, each side syntax-highlighted HTML (pygments escapes the
+    code), with the kind of change: equal, replace, delete (baseline only), insert."""
+    left, right = _highlighted_lines(baseline), _highlighted_lines(optimized)
+    matcher = difflib.SequenceMatcher(a=baseline.splitlines(), b=optimized.splitlines())
+    rows = []
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        for k in range(max(a1 - a0, b1 - b0)):
+            a, b = a0 + k, b0 + k
+            rows.append(
+                {
+                    "tag": tag,
+                    "left_no": a + 1 if a < a1 else None,
+                    "left": left[a] if a < a1 and a < len(left) else "",
+                    "right_no": b + 1 if b < b1 else None,
+                    "right": right[b] if b < b1 and b < len(right) else "",
+                }
+            )
+    return rows
+
+
+def highlight_css() -> str:
+    return _FORMATTER.get_style_defs(".diff .code")
+
+

@@ -1,0 +1,142 @@
+"""Judging pages: start a batch (from a run, an evaluation or a pairs file), follow it, see
+its category breakdown beside the paper's and the judges' agreement, review every diff and
+correct its category."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from judges import reads, services
+from judges.categories import CATEGORIES, DEFINITIONS
+from judges.llm import LLMSettings
+from judges.models import JudgeBatch, JudgePair
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+
+
+def _batch(user, batch_id: int) -> JudgeBatch:
+    batch = reads.visible_batches(user).filter(pk=batch_id).first()
+    if batch is None:
+        raise Http404("No such judge batch")
+    return batch
+
+
+@login_required
+def judges_page(request):
+    from evaluations.models import Evaluation
+    from evaluations.reads import visible_evaluations
+    from runs.services import check_team_for_new_run, user_teams
+
+    llm = LLMSettings.from_env()
+    values = {
+        "evaluation": request.GET.get("evaluation", ""),
+        "run": request.GET.get("run", ""),
+        "baseline": "human",
+        "judge": ["analyzer", "llm"] if llm else ["analyzer"],
+        "name": "",
+        "team": "",
+    }
+    error = ""
+    if request.method == "POST":
+        values = {
+            k: request.POST.get(k, "") for k in ("evaluation", "run", "baseline", "name", "team")
+        }
+        values["judge"] = request.POST.getlist("judge")
+        upload = None
+        handle = request.FILES.get("pairs")
+        try:
+            if handle is not None:
+                if handle.size > MAX_UPLOAD_BYTES:
+                    raise ValueError(f"pairs: {handle.size} bytes; at most {MAX_UPLOAD_BYTES}")
+                upload = (handle.name, handle.read().decode("utf-8", errors="replace"))
+            if not values["judge"]:
+                raise ValueError("judge: choose the analyzer, the LLM judge or both")
+            checked = services.check_judge_request(request.user, values, upload)
+            team = (
+                checked.evaluation.team
+                if checked.evaluation is not None and not values["team"]
+                else check_team_for_new_run(request.user, values["team"] or None)
+            )
+            batch = services.do_create_batch(request.user, team, checked)
+            return redirect("judge-batch", batch_id=batch.pk)
+        except ValueError as exc:
+            error = str(exc)
+    evaluations = visible_evaluations(request.user).filter(status=Evaluation.Status.DONE)[:100]
+    return render(
+        request,
+        "judges/judges.html",
+        {
+            "error": error,
+            "values": values,
+            "evaluations": evaluations,
+            "runs": sorted({e.run for e in evaluations if e.run}, key=lambda r: -r.pk),
+            "teams": user_teams(request.user),
+            "llm": llm,
+            "definitions": [(c, DEFINITIONS[c]) for c in CATEGORIES],
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+def judges_data(request):
+    rows = [
+        {
+            "id": b.pk,
+            "name": b.name,
+            "status": b.status,
+            "stage": b.stage,
+            "judges": b.judges,
+            "progress_done": b.progress_done,
+            "progress_total": b.progress_total,
+            "pairs": b.pairs.count(),
+            "error": b.error,
+            "created_at": b.created_at.isoformat(),
+        }
+        for b in reads.visible_batches(request.user)[:200]
+    ]
+    return JsonResponse({"batches": rows})
+
+
+@login_required
+def batch_page(request, batch_id: int):
+    batch = _batch(request.user, batch_id)
+    filters = {k: request.GET.get(k, "").strip() for k in ("problem", "category", "judge")}
+    rows = reads.pair_rows(batch, filters)
+    pairs = {p.pk: p for p in batch.pairs.filter(pk__in=[r["pair"] for r in rows])}
+    for row in rows:
+        pair = pairs[row["pair"]]
+        row["diff"] = reads.side_by_side(pair.baseline, pair.optimized)
+    return render(
+        request,
+        "judges/batch.html",
+        {
+            "batch": batch,
+            "rows": rows,
+            "filters": filters,
+            "problems": sorted(set(batch.pairs.values_list("problem_slug", flat=True))),
+            "categories": CATEGORIES,
+            "judge_names": ("analyzer", "llm", "human"),
+            "chart": {"breakdown": reads.breakdown(batch), "agreement": reads.agreement(batch)},
+            "css": reads.highlight_css(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def label_pair(request, pair_id: int):
+    pair = JudgePair.objects.select_related("batch").filter(pk=pair_id).first()
+    if pair is None or not reads.visible_batches(request.user).filter(pk=pair.batch_id).exists():
+        raise Http404("No such pair")
+    try:
+        services.do_label(
+            pair, request.user, request.POST.get("category", ""), request.POST.get("rationale", "")
+        )
+    except ValueError as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    return redirect(reverse("judge-batch", args=[pair.batch_id]) + f"#pair-{pair.pk}")
