@@ -176,5 +176,3 @@ def side_by_side(baseline: str, optimized: str) -> list[dict]:
 
 def highlight_css() -> str:
     return _FORMATTER.get_style_defs(".diff .code")
-
-
