@@ -38,15 +38,15 @@ FAST_CONTAINERS = {
     "heappush",
     "heappop",
     "heapify",
-    "bisect",
-    "bisect_left",
-    "bisect_right",
     "insort",
     "SortedList",
 }
+BINARY_SEARCH = {"bisect", "bisect_left", "bisect_right"}
 MATH_CALLS = {"gcd", "lcm", "isqrt", "comb", "perm", "factorial", "sqrt", "log2", "prod"}
 MEMO_DECORATORS = {"lru_cache", "cache"}
 SLOW_LIST_METHODS = {"index", "count", "remove", "insert"}
+EXPONENT_MARGIN = 0.25  # a measured exponent lower by more than this: a complexity change
+DIFFERENT_CALLS = 0.6  # under this share of calls in common, fewer loops mean another method
 
 
 @dataclass
@@ -67,6 +67,7 @@ class Features:
     formula_ops: int = 0  # integer arithmetic outside loops (//, %, ** and pow(a, b, m))
     memo: bool = False
     recursion: bool = False
+    binary_search: bool = False
     calls: set[str] = field(default_factory=set)
     shape: str = ""  # normalized dump of the whole program
     compute_shape: str = ""  # the same without I/O statements and calls
@@ -278,6 +279,7 @@ def features(source: str) -> Features:
     except SyntaxError:
         return Features(parsed=False)
     found = Features()
+    defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
 
     def visit(node: ast.AST, in_loop: bool) -> None:
         found.node_kinds[type(node).__name__] += 1
@@ -306,7 +308,9 @@ def features(source: str) -> Features:
                 found.joins += 1
             if name in FAST_CONTAINERS:
                 found.containers.add(name)
-            if name in MATH_CALLS:
+            if name in BINARY_SEARCH:
+                found.binary_search = True
+            if name in MATH_CALLS and name not in defined:
                 found.math.add(name)
             if name == "pow" and len(node.args) == 3:
                 found.math.add("pow3")
@@ -314,6 +318,8 @@ def features(source: str) -> Features:
                 found.slow_list_ops += node.args[0].value == 0
             elif name in SLOW_LIST_METHODS and isinstance(node.func, ast.Attribute):
                 found.slow_list_ops += 1
+        elif isinstance(node, ast.Assign) and "stdin" in _dotted(node.value):
+            found.readline_calls += 1  # input = sys.stdin.readline
         elif isinstance(node, ast.Set | ast.SetComp):
             found.containers.add("set")
         elif isinstance(node, ast.Dict | ast.DictComp):
@@ -352,7 +358,6 @@ def _io_signature(f: Features) -> tuple:
         f.readline_calls > 0,
         f.prints_in_loops > 0,
         f.writes > 0,
-        f.prints,
     )
 
 
@@ -401,36 +406,64 @@ def classify(
     secondary = "io" if io_changed else None
     similarity = _kinds_similarity(b.node_kinds, o.node_kinds)
     shared_calls = _jaccard(b.calls - {"print", "input"}, o.calls - {"print", "input"})
+    same_computation = (
+        b.depth == o.depth
+        and b.containers == o.containers
+        and b.math == o.math
+        and (b.memo, b.recursion, b.binary_search) == (o.memo, o.recursion, o.binary_search)
+    )
     drop = (
         f"; measured exponent {baseline_exponent:.2f} → {optimized_exponent:.2f}"
-        if (exponent_drop is not None)
+        if exponent_drop is not None
         else ""
     )
+    exponent_dropped = exponent_drop is not None and exponent_drop > EXPONENT_MARGIN
 
-    if (new_math or (o.formula_ops > b.formula_ops and (shallower or fewer_loops))) and (
-        shallower or fewer_loops
+    if io_changed and same_computation and not exponent_dropped:
+        return Verdict(
+            "io", None, io_note + "; the computation keeps its loops and containers", 0.7
+        )
+    if (
+        not io_changed
+        and same_computation
+        and b.loops == o.loops
+        and b.calls == o.calls
+        and similarity >= 0.8
+        and not exponent_dropped
     ):
-        what = ", ".join(sorted(new_math)) or "integer arithmetic"
+        return Verdict(
+            "none", None, f"same calls and loops; {similarity:.0%} of the syntax shared", 0.5
+        )
+    if new_math and (shallower or fewer_loops):
         return Verdict(
             "math_shortcut",
             secondary,
-            f"loops {b.loops} → {o.loops} (depth {b.depth} → {o.depth}) replaced by a closed "
-            f"form ({what}){drop}",
+            f"loops {b.loops} → {o.loops} (depth {b.depth} → {o.depth}) replaced by "
+            f"{', '.join(sorted(new_math))}{drop}",
+            0.75,
+        )
+    if shallower and o.depth == 0 and o.formula_ops > b.formula_ops:
+        return Verdict(
+            "math_shortcut",
+            secondary,
+            f"every loop (depth {b.depth}) replaced by a closed-form expression{drop}",
             0.7,
         )
     if o.memo and not b.memo:
+        return Verdict("algorithmic", secondary, f"memoization added{drop}", 0.7)
+    if b.recursion and not o.recursion and shared_calls >= 0.5:
         return Verdict(
-            "algorithmic", secondary, f"memoization added (recursion kept or made DP){drop}", 0.7
+            "algorithmic", secondary, f"recursion replaced by iteration (a table){drop}", 0.55
         )
-    if b.recursion != o.recursion and shared_calls < 0.5:
+    if b.recursion != o.recursion:
         return Verdict(
             "different_algorithm",
             secondary,
             f"recursion {'removed' if b.recursion else 'introduced'}; few calls in common "
             f"({shared_calls:.0%}){drop}",
-            0.6,
+            0.55,
         )
-    if new_containers and o.depth >= b.depth - 1 and similarity > 0.5:
+    if new_containers and o.depth >= b.depth - 1:
         return Verdict(
             "data_structure",
             secondary,
@@ -438,31 +471,39 @@ def classify(
             f"(depth {b.depth} → {o.depth}){drop}",
             0.65,
         )
-    if o.slow_list_ops < b.slow_list_ops and new_containers:
+    if o.binary_search and not b.binary_search:
         return Verdict(
-            "data_structure",
+            "algorithmic",
             secondary,
-            f"list operations that scan ({b.slow_list_ops} → {o.slow_list_ops}) replaced by "
-            f"{', '.join(sorted(new_containers))}{drop}",
-            0.6,
+            f"binary search introduced (loop depth {b.depth} → {o.depth}){drop}",
+            0.65,
         )
+    if shallower and o.depth == 0:
+        return Verdict(
+            "constant_factor",
+            secondary,
+            f"the Python loop (depth {b.depth}) moved into builtins; the work per element "
+            f"stays{drop}",
+            0.55,
+        )
+    if shallower or exponent_dropped:
+        if shared_calls < DIFFERENT_CALLS:
+            return Verdict(
+                "different_algorithm",
+                secondary,
+                f"loop nesting {b.depth} → {o.depth} with {shared_calls:.0%} of the calls in "
+                f"common: another method{drop}",
+                0.45,
+            )
+        return Verdict("algorithmic", secondary, f"loop nesting {b.depth} → {o.depth}{drop}", 0.6)
     if similarity < 0.45 and shared_calls < 0.5:
         return Verdict(
             "different_algorithm",
             secondary,
             f"little structure in common ({similarity:.0%} of node kinds, {shared_calls:.0%} of "
             f"calls){drop}",
-            0.5,
+            0.45,
         )
-    if shallower or (exponent_drop is not None and exponent_drop > 0.4):
-        return Verdict(
-            "algorithmic",
-            secondary,
-            f"loop nesting {b.depth} → {o.depth}{drop}",
-            0.6 if shallower else 0.5,
-        )
-    if io_changed and similarity > 0.8:
-        return Verdict("io", "constant_factor", io_note + " (with small computation edits)", 0.5)
     return Verdict(
         "constant_factor",
         secondary,

@@ -157,7 +157,7 @@ def test_the_command_prints_one_object_per_pair(alice, tmp_path, capsys):
         ("slower", None),
         ("unmeasured", "math_shortcut"),
     ]
-    assert printed[0]["rationale"].startswith("loops 1 → 0")
+    assert printed[0]["rationale"].startswith("every loop (depth 1) replaced by a closed-form")
     assert printed[0]["speedup"] == pytest.approx(25.0)
 
 
