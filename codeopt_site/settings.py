@@ -228,3 +228,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }
+
+# The LLM judge's endpoint (docs/judges.md): checked here so that a bad value stops the start.
+try:
+    from judges.llm import LLMSettings
+
+    LLMSettings.from_env()
+except ValueError as exc:
+    raise ConfigError(str(exc)) from None

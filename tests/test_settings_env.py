@@ -32,6 +32,16 @@ def start(**env: str) -> subprocess.CompletedProcess:
         ({"CELERY_BROKER_URL": "kafka://x", "SECRET_KEY": "s"}, "CELERY_BROKER_URL"),
         ({"METRICS_MAX_BATCH_POINTS": "many", "SECRET_KEY": "s"}, "METRICS_MAX_BATCH_POINTS"),
         ({"DEBUG": "0", "SECRET_KEY": ""}, "SECRET_KEY"),
+        ({"JUDGE_LLM_BASE_URL": "http://llm/v1", "SECRET_KEY": "s"}, "JUDGE_LLM_MODEL"),
+        (
+            {
+                "JUDGE_LLM_BASE_URL": "http://llm/v1",
+                "JUDGE_LLM_MODEL": "m",
+                "JUDGE_LLM_TIMEOUT_S": "soon",
+                "SECRET_KEY": "s",
+            },
+            "JUDGE_LLM_TIMEOUT_S",
+        ),
     ],
 )
 def test_a_bad_value_fails_at_start_up_naming_the_variable(env, named):
