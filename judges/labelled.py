@@ -1,4 +1,4 @@
-"""The labelled pair set (tests/fixtures/judge_pairs.jsonl, written for this project) and the
+"""The labelled pair set (judges/labelled_pairs.jsonl, written for this project) and the
 analyzer's accuracy on it: per category and overall, with the confusion matrix. Used by the
 accuracy test and benchmarks/judge_analyzer.py."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from judges.analyzer import classify
 from judges.categories import CATEGORIES
 
-LABELLED = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "judge_pairs.jsonl"
+LABELLED = Path(__file__).resolve().parent / "labelled_pairs.jsonl"
 
 
 def load(path: Path = LABELLED) -> list[dict]:

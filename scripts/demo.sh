@@ -47,6 +47,10 @@ for _ in $(seq 1 100); do
   sleep 0.2
 done
 $PY manage.py start_demo_run --url "$URL"
+# The Judges page: the labelled example pairs (judges/labelled_pairs.jsonl), judged on the
+# `judge` queue by the built-in analyzer (and the LLM judge when JUDGE_LLM_* is set).
+$PY manage.py judge --pairs judges/labelled_pairs.jsonl --user demo --name "labelled examples" \
+  --queue || true
 # A small dataset build, so the Dataset, Problems and Calibration pages show measured data.
 $PY manage.py build_dataset --queue --problems big-sum count-inversions sort-numbers \
   --set slow_target_s=0.3 --set repeats=2
@@ -74,6 +78,7 @@ echo "  dataset     : a build of 3 pack problems is queued: ${URL}/dataset/"
   done
 ) &
 helpers+=($!)
+echo "  judges      : the labelled example pairs, judged: ${URL}/judges/"
 echo "  rewards     : the reward simulator runs when the build is done: ${URL}/rewards/"
 echo "  training    : then two tiny-model GRPO runs, paper vs RLVR (15 min each): ${URL}/training/"
 echo "  running     : server and worker are up; Ctrl-C stops both."

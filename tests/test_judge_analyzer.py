@@ -1,5 +1,5 @@
 """The built-in analyzer on the labelled pair set written for this project
-(tests/fixtures/judge_pairs.jsonl): the set is what it claims (each pair's two programs print
+(judges/labelled_pairs.jsonl): the set is what it claims (each pair's two programs print
 the same output), and the analyzer's accuracy stays at what docs/benchmarks.md records."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_both_programs_of_a_pair_print_the_same(pair):
 def test_the_analyzers_accuracy_holds():
     found = accuracy(PAIRS)
     # docs/benchmarks.md: 0.78 overall on this set (rules tuned on it; the held-out set,
-    # tests/fixtures/judge_pairs_holdout.jsonl, gives the honest figure)
+    # judges/labelled_pairs_holdout.jsonl, gives the honest figure)
     assert found["overall"] >= 0.75, found["misses"]
     assert found["per_category"]["io"]["accuracy"] >= 0.8
     assert found["per_category"]["data_structure"]["accuracy"] >= 0.8
