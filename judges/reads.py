@@ -104,9 +104,15 @@ def breakdown(batch: JudgeBatch) -> dict:
             "judged": judged,
             "errors": mine.exclude(error="").count(),
             "cost": sum(v.cost for v in mine),
-            "latency_s": [v.latency_s for v in mine if v.latency_s is not None],
+            "median_latency_s": _median([v.latency_s for v in mine if v.latency_s]),
+            "cached": mine.filter(cached=True).count(),
         }
     return result
+
+
+def _median(values: list[float]) -> float | None:
+    ordered = sorted(values)
+    return ordered[(len(ordered) - 1) // 2] if ordered else None
 
 
 def agreement(batch: JudgeBatch) -> list[dict]:
