@@ -1,5 +1,6 @@
-"""The built-in analyzer's accuracy on the labelled pair set (issue 8): per category and
-overall, the confusion matrix, and the pairs it gets wrong with its rationale.
+"""The built-in analyzer's accuracy on the labelled pair sets (issue 8): the set its rules
+were tuned on, and the held-out set written without sight of them; per category and
+overall, the confusion matrix, and (--misses) the pairs it gets wrong with its rationale.
 
     .venv/bin/python benchmarks/judge_analyzer.py [--misses]
 """
@@ -16,23 +17,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _harness import report  # noqa: E402
 
-from judges.labelled import accuracy, load  # noqa: E402
+from judges.labelled import HOLDOUT, LABELLED, accuracy, load  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="Print every wrong verdict.")
     args = parser.parse_args()
-    pairs = load()
-    started = time.perf_counter()
-    found = accuracy(pairs)
-    elapsed = time.perf_counter() - started
-    if args.misses:
-        for miss in found["misses"]:
-            print(json.dumps(miss), file=sys.stderr)
-    report(
-        "judge_analyzer",
-        {
+    figures = {}
+    for name, path in (("labelled", LABELLED), ("held_out", HOLDOUT)):
+        pairs = load(path)
+        started = time.perf_counter()
+        found = accuracy(pairs)
+        elapsed = time.perf_counter() - started
+        if args.misses:
+            for miss in found["misses"]:
+                print(json.dumps({"set": name, **miss}), file=sys.stderr)
+        figures[name] = {
             "pairs": found["pairs"],
             "overall_accuracy": round(found["overall"], 3),
             "per_category": {
@@ -41,8 +42,8 @@ def main() -> None:
             },
             "confusion": found["confusion"],
             "ms_per_pair": round(1000 * elapsed / max(1, found["pairs"]), 2),
-        },
-    )
+        }
+    report("judge_analyzer", figures)
 
 
 if __name__ == "__main__":

@@ -394,7 +394,9 @@ def classify(
 
     if b.shape == o.shape:
         return Verdict("none", None, "same code up to names, comments and order", 0.9)
-    if b.compute_shape == o.compute_shape:
+    # the same computation once reading and writing are set aside (a container built while
+    # parsing, `set(input().split())`, is not set aside: it changes the computation's cost)
+    if b.compute_shape == o.compute_shape and b.containers == o.containers:
         if io_changed:
             return Verdict("io", None, io_note, 0.9)
         return Verdict("none", None, "only I/O statements moved; the same calls", 0.6)

@@ -11,6 +11,8 @@ from judges.analyzer import classify
 from judges.categories import CATEGORIES
 
 LABELLED = Path(__file__).resolve().parent / "labelled_pairs.jsonl"
+HOLDOUT = Path(__file__).resolve().parent / "labelled_pairs_holdout.jsonl"
+"""Written without sight of the analyzer, never used to tune it: the honest accuracy."""
 
 
 def load(path: Path = LABELLED) -> list[dict]:

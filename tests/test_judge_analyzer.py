@@ -11,9 +11,10 @@ import pytest
 
 from judges.analyzer import classify
 from judges.categories import CATEGORIES
-from judges.labelled import accuracy, load
+from judges.labelled import HOLDOUT, accuracy, load
 
 PAIRS = load()
+BOTH = PAIRS + load(HOLDOUT)
 
 
 def test_the_labelled_set_covers_every_category_with_40_pairs_or_more():
@@ -23,7 +24,7 @@ def test_the_labelled_set_covers_every_category_with_40_pairs_or_more():
     assert len({p["id"] for p in PAIRS}) == len(PAIRS)
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=[p["id"] for p in PAIRS])
+@pytest.mark.parametrize("pair", BOTH, ids=[p["id"] for p in BOTH])
 def test_both_programs_of_a_pair_print_the_same(pair):
     outputs = [
         subprocess.run(
@@ -40,12 +41,13 @@ def test_both_programs_of_a_pair_print_the_same(pair):
 
 
 def test_the_analyzers_accuracy_holds():
+    # docs/benchmarks.md: 0.78 on the set the rules were tuned on, 0.69 on the held-out set
     found = accuracy(PAIRS)
-    # docs/benchmarks.md: 0.78 overall on this set (rules tuned on it; the held-out set,
-    # judges/labelled_pairs_holdout.jsonl, gives the honest figure)
     assert found["overall"] >= 0.75, found["misses"]
     assert found["per_category"]["io"]["accuracy"] >= 0.8
     assert found["per_category"]["data_structure"]["accuracy"] >= 0.8
+    held_out = accuracy(load(HOLDOUT))
+    assert held_out["pairs"] == 35 and held_out["overall"] >= 0.65, held_out["misses"]
 
 
 def test_measured_exponents_tip_a_same_shape_change_to_algorithmic():
