@@ -14,12 +14,9 @@ from evaluations.services import outcomes_of
 
 def visible_evaluations(user):
     """Evaluations of the user's teams; all for staff; none for an anonymous user."""
-    rows = Evaluation.objects.select_related("owner", "team", "run")
-    if not user.is_authenticated:
-        return rows.none()
-    if user.is_staff:
-        return rows
-    return rows.filter(team__members=user)
+    from runs.services import team_scoped
+
+    return team_scoped(Evaluation.objects.select_related("owner", "team", "run"), user)
 
 
 def win_rate(a: Evaluation, b: Evaluation, tie_band: float = 0.05) -> metrics.WinRate:

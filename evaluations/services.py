@@ -14,6 +14,7 @@ import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
+from codeopt_site import jsonlines
 from evaluations import metrics
 from evaluations.models import Evaluation, EvaluationSample
 
@@ -93,17 +94,7 @@ def parse_completions(
     by its number and left out; the others are kept."""
     kept, errors = [], []
     used: dict[str, set[int]] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            errors.append({"line": number, "error": f"not JSON ({exc.msg})"})
-            continue
-        if not isinstance(row, dict):
-            errors.append({"line": number, "error": "not a JSON object"})
-            continue
+    for number, row in jsonlines.objects(text, errors):
         problem, program = row.get("problem"), row.get("program")
         if not isinstance(problem, str) or not problem:
             errors.append({"line": number, "error": "problem: missing or not a string"})

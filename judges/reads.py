@@ -17,12 +17,9 @@ JUDGE_ORDER = ("analyzer", "llm", "human")
 
 
 def visible_batches(user):
-    rows = JudgeBatch.objects.select_related("owner", "team", "evaluation")
-    if not user.is_authenticated:
-        return rows.none()
-    if user.is_staff:
-        return rows
-    return rows.filter(team__members=user)
+    from runs.services import team_scoped
+
+    return team_scoped(JudgeBatch.objects.select_related("owner", "team", "evaluation"), user)
 
 
 def _verdicts(pair: JudgePair) -> dict[str, Judgment]:

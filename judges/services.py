@@ -4,13 +4,13 @@ Python: judges.analyzer and judges.llm."""
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
 
+from codeopt_site import jsonlines
 from judges import analyzer
 from judges.categories import check_category
 from judges.llm import LLMJudge, LLMSettings, PairText
@@ -151,17 +151,7 @@ def parse_pairs_file(text: str) -> tuple[list[PairInput], list[dict]]:
     """JSON lines with `problem`, `baseline`, `optimized` and optionally `baseline_s`,
     `optimized_s` (runtimes, seconds) and `statement`; bad lines reported by number."""
     pairs, errors = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            errors.append({"line": number, "error": f"not JSON ({exc.msg})"})
-            continue
-        if not isinstance(row, dict):
-            errors.append({"line": number, "error": "not a JSON object"})
-            continue
+    for number, row in jsonlines.objects(text, errors):
         problem = ""
         try:
             for key in ("problem", "baseline", "optimized"):

@@ -35,14 +35,19 @@ def run_group(run_id: int) -> str:
 # --- who sees what --------------------------------------------------------------------------
 
 
+def team_scoped(rows: QuerySet, user) -> QuerySet:
+    """The rows (of a model with a `team`) of the user's teams; all for staff; none for an
+    anonymous user."""
+    if not user.is_authenticated:
+        return rows.none()
+    if user.is_staff:
+        return rows
+    return rows.filter(team__members=user)
+
+
 def visible_runs(user) -> QuerySet[Run]:
     """Runs of the user's teams; every run for staff; none for an anonymous user."""
-    runs = Run.objects.select_related("owner", "team")
-    if not user.is_authenticated:
-        return runs.none()
-    if user.is_staff:
-        return runs
-    return runs.filter(team__members=user)
+    return team_scoped(Run.objects.select_related("owner", "team"), user)
 
 
 def user_teams(user) -> QuerySet[Team]:
