@@ -420,6 +420,8 @@ def _complexity(evaluation: Evaluation, item: EvalProblem) -> dict | None:
         .order_by("cost_s", "index")
         .first()
     )
+    if best is not None and not math.isfinite(best.cost_s):
+        best = None  # every correct sample ran past the cap: nothing to fit
     test = (
         ProblemTest.objects.filter(
             pk__in=item.loaded.test_ids, generator__isnull=False, size__isnull=False
@@ -428,7 +430,7 @@ def _complexity(evaluation: Evaluation, item: EvalProblem) -> dict | None:
         .order_by("name")
         .first()
     )
-    if best is None or not math.isfinite(best.cost_s) or test is None:
+    if test is None:
         return None
     references = dict(
         ReferenceSolution.objects.filter(
@@ -437,8 +439,13 @@ def _complexity(evaluation: Evaluation, item: EvalProblem) -> dict | None:
     )
     totals = _reference_totals(item)
     finite = {name: total for name, total in totals.items() if math.isfinite(total)}
+    # the references are measured even without a sample: the fastest humans' share must not
+    # depend on whether the model solved the problem
+    programs = {**({"sample": best.program} if best else {}), **references}
+    if not programs:
+        return None
     report = measure_scaling(
-        {"sample": best.program, **references},
+        programs,
         test.generator.code,
         test.size,
         test.seed or 0,
@@ -446,9 +453,14 @@ def _complexity(evaluation: Evaluation, item: EvalProblem) -> dict | None:
     )
     reference_exponents = [report.exponents.get(name) for name in references]
     fastest = min(finite, key=finite.get) if finite else None
+    improved = metrics.complexity_improved(
+        report.exponents.get("sample"), reference_exponents, COMPLEXITY_MARGIN
+    )
+    if improved is None and any(e is not None for e in reference_exponents):
+        improved = False  # no fitted sample: not improved (the same problems as the humans')
     return {
-        "sample_index": best.index,
-        "sample_exponent": report.exponents["sample"],
+        "sample_index": best.index if best else None,
+        "sample_exponent": report.exponents.get("sample"),
         "reference_exponents": {name: report.exponents.get(name) for name in references},
         "median_reference_exponent": (
             float(np.median([e for e in reference_exponents if e is not None]))
@@ -456,9 +468,7 @@ def _complexity(evaluation: Evaluation, item: EvalProblem) -> dict | None:
             else None
         ),
         "fastest_reference": fastest,
-        "improved": metrics.complexity_improved(
-            report.exponents["sample"], reference_exponents, COMPLEXITY_MARGIN
-        ),
+        "improved": improved,
         "fastest_human_improved": (
             metrics.complexity_improved(
                 report.exponents.get(fastest), reference_exponents, COMPLEXITY_MARGIN
@@ -477,6 +487,17 @@ def _share(values: list[bool | None]) -> dict:
         "count": sum(known),
         "problems": len(known),
     }
+
+
+def json_safe(value):
+    """`value` with every NaN and infinity replaced by None: PostgreSQL's jsonb refuses them."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
 
 
 def summarize(
@@ -554,7 +575,7 @@ def do_run_evaluation(evaluation_id: int, worker: str = "", on_progress=None) ->
                     progress.stage(f"scaling exponents of {item.slug}")
                     complexity[item.slug] = _complexity(evaluation, item)
                     progress.advance(1)
-            results = summarize(evaluation, items, complexity)
+            results = json_safe(summarize(evaluation, items, complexity))
     except Exception as exc:
         Evaluation.objects.filter(pk=evaluation.pk).update(
             status=Evaluation.Status.FAILED,

@@ -208,3 +208,20 @@ def test_a_real_worker_scores_a_queued_upload_on_the_timing_queue(
     assert evaluation.results["p_tau"]["100"]["value"] == 1.0
     assert evaluation.progress_done == evaluation.progress_total == 1
     assert evaluation.worker.startswith("test-")  # the worker's hostname, not this process
+
+
+def test_without_a_correct_sample_the_humans_exponents_still_count(built, alice):
+    evaluation = evaluate_upload(alice, lines({"problem": "sum", "program": "print(0)\n"}))
+    results = evaluation.results
+    assert results["p_tau"]["100"]["value"] == 0.0
+    complexity = results["per_problem"]["sum"]["complexity"]
+    assert complexity["sample_index"] is None and complexity["sample_exponent"] is None
+    assert complexity["improved"] is False  # not solved: not improved, on the same problems
+    assert results["complexity_improved"] == {"share": 0.0, "count": 0, "problems": 1}
+    assert results["fastest_human_complexity_improved"]["problems"] == 1
+    assert results["per_problem"]["sum"]["median_cost_s"] is None
+
+
+def test_results_hold_no_value_postgresql_json_refuses():
+    found = services.json_safe({"a": [1.0, float("inf")], "b": {"c": float("nan")}, "d": "x"})
+    assert found == {"a": [1.0, None], "b": {"c": None}, "d": "x"}
