@@ -178,21 +178,25 @@ def beats_fastest_human(samples: list[SampleOutcome], reference_costs: list[floa
 
 # -- complexity ---------------------------------------------------------------------------------
 
-MIN_NET_S = 1e-3
-"""Below a millisecond of work beyond start-up the timer measures nothing: such points are
-left out of the fit."""
+MIN_NET_S = 2e-3
+MIN_NET_SHARE = 0.25
+"""A point is fitted only when its work beyond start-up is at least MIN_NET_S and at least
+MIN_NET_SHARE of the start-up itself: below that, the start-up's own jitter (a millisecond or
+two here) is a large part of what is left and tilts the slope."""
 
 
 def scaling_exponent(
     sizes: list[float], costs: list[float], startup_s: float = 0.0
 ) -> float | None:
     """Least-squares slope of log(cost - startup) against log(size): about 1 for O(n),
-    2 for O(n²). Points with under MIN_NET_S of work, or not finite, are left out; None
-    with fewer than two points at distinct sizes."""
+    2 for O(n²). Points with too little work (see MIN_NET_SHARE), or not finite, are left
+    out; None with fewer than two points at distinct sizes."""
     points = [
         (math.log(size), math.log(cost - startup_s))
         for size, cost in zip(sizes, costs, strict=True)
-        if size > 0 and math.isfinite(cost) and cost - startup_s >= MIN_NET_S
+        if size > 0
+        and math.isfinite(cost)
+        and cost - startup_s >= max(MIN_NET_S, MIN_NET_SHARE * startup_s)
     ]
     if len({x for x, _ in points}) < 2:
         return None
