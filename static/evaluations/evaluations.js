@@ -48,7 +48,7 @@
 
   function table(rows) {
     const body = document.querySelector("#evaluation-list tbody");
-    body.innerHTML = "";
+    body.innerHTML = rows.length ? "" : '<tr class="empty"><td colspan="13">No evaluation yet: evaluate a run\'s checkpoint, a base model or uploaded completions below.</td></tr>';
     for (const e of rows) {
       const tr = document.createElement("tr");
       tr.id = `evaluation-${e.evaluation}`;
