@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from codeopt_site import jsonlines
+from codeopt_site.jobs import failure_recorded
 from evaluations import metrics
 from evaluations.models import Evaluation, EvaluationSample
 
@@ -553,7 +554,7 @@ def do_run_evaluation(evaluation_id: int, worker: str = "", on_progress=None) ->
         worker=worker,
     )
     generating = evaluation.source != Evaluation.Source.COMPLETIONS
-    try:
+    with failure_recorded(Evaluation.objects.filter(pk=evaluation.pk)):
         if generating:
             evaluation.samples.all().delete()
         else:
@@ -576,13 +577,6 @@ def do_run_evaluation(evaluation_id: int, worker: str = "", on_progress=None) ->
                     complexity[item.slug] = _complexity(evaluation, item)
                     progress.advance(1)
             results = json_safe(summarize(evaluation, items, complexity))
-    except Exception as exc:
-        Evaluation.objects.filter(pk=evaluation.pk).update(
-            status=Evaluation.Status.FAILED,
-            error=f"{type(exc).__name__}: {exc}",
-            finished_at=timezone.now(),
-        )
-        raise
     Evaluation.objects.filter(pk=evaluation.pk).update(
         status=Evaluation.Status.DONE,
         stage="done",

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from codeopt_site import jsonlines
+from codeopt_site.jobs import failure_recorded
 from judges import analyzer
 from judges.categories import check_category
 from judges.llm import LLMJudge, LLMSettings, PairText
@@ -335,7 +336,7 @@ def do_run_batch(batch_id: int, on_progress=None, llm: LLMJudge | None = None) -
         if on_progress is not None:
             on_progress(done, total, stage)
 
-    try:
+    with failure_recorded(JudgeBatch.objects.filter(pk=batch.pk)):
         if "analyzer" in batch.judges:
             for pair in pairs:
                 verdict = analyzer.classify(
@@ -356,13 +357,6 @@ def do_run_batch(batch_id: int, on_progress=None, llm: LLMJudge | None = None) -
                 advance(f"analyzer: {pair.problem_slug}")
         if "llm" in batch.judges:
             _run_llm(batch, pairs, llm, advance)
-    except Exception as exc:
-        JudgeBatch.objects.filter(pk=batch.pk).update(
-            status=JudgeBatch.Status.FAILED,
-            error=f"{type(exc).__name__}: {exc}",
-            finished_at=timezone.now(),
-        )
-        raise
     JudgeBatch.objects.filter(pk=batch.pk).update(
         status=JudgeBatch.Status.DONE, stage="done", finished_at=timezone.now()
     )

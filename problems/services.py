@@ -12,6 +12,7 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
+from codeopt_site.jobs import failure_recorded
 from problems.calibration import Pair, fit_drift
 from problems.importers import code_contests
 from problems.importers.kattis import ImportedProblem, find_packages, read_package
@@ -325,7 +326,7 @@ def do_run_build(
     build.save(update_fields=["status"])
     started = time.monotonic()
     outcomes: list[ProblemOutcome] = []
-    try:
+    with failure_recorded(DatasetBuild.objects.filter(pk=build.pk)):
         for index, problem in enumerate(problems):
 
             def on_stage(stage: int, name: str, index=index, problem=problem) -> None:
@@ -341,13 +342,6 @@ def do_run_build(
                 outcome = build_problem(source, config, workdir=workdir, on_stage=on_stage)
             do_store_outcome(build, problem, outcome)
             outcomes.append(outcome)
-    except Exception as exc:
-        DatasetBuild.objects.filter(pk=build.pk).update(
-            status=BuildStatus.FAILED,
-            error=f"{type(exc).__name__}: {exc}",
-            finished_at=timezone.now(),
-        )
-        raise
     result = BuildResult(outcomes, sum(o.executions for o in outcomes), time.monotonic() - started)
     DatasetBuild.objects.filter(pk=build.pk).update(
         status=BuildStatus.DONE,

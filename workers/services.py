@@ -14,6 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from codeopt_site.jobs import failure_recorded
 from runs import client
 from runs.models import Run
 from workers.execution.engine import LANGUAGES, MAX_SOURCE_BYTES, MODES, Case
@@ -403,7 +404,7 @@ def do_score_rollouts(job_id: int, worker: str = "") -> str:
     if job.status == ScoringJob.Status.DONE:
         return job.status
     ScoringJob.objects.filter(pk=job.pk).update(status=ScoringJob.Status.RUNNING, worker=worker)
-    try:
+    with failure_recorded(ScoringJob.objects.filter(pk=job.pk)):
         request = job.request
         config = RewardConfig.from_dict(request["reward_config"])
         slugs = sorted({g["problem"] for g in request["groups"]})
@@ -427,13 +428,6 @@ def do_score_rollouts(job_id: int, worker: str = "") -> str:
             ]
             for group in request["groups"]
         ]
-    except Exception as exc:
-        ScoringJob.objects.filter(pk=job.pk).update(
-            status=ScoringJob.Status.FAILED,
-            error=f"{type(exc).__name__}: {exc}",
-            finished_at=timezone.now(),
-        )
-        raise
     ScoringJob.objects.filter(pk=job.pk).update(
         status=ScoringJob.Status.DONE, result=result, finished_at=timezone.now()
     )
