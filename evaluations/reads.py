@@ -50,6 +50,28 @@ def headline(evaluation: Evaluation) -> dict:
     return row
 
 
+def list_rows(user, limit: int = 200) -> list[dict]:
+    """The newest evaluations the user can see: progress and headline figures."""
+    rows = []
+    for evaluation in visible_evaluations(user)[:limit]:
+        row = headline(evaluation)
+        row.update(
+            source=evaluation.get_source_display(),
+            run=evaluation.run_id,
+            step=evaluation.step,
+            split=evaluation.split,
+            created_at=evaluation.created_at.isoformat(),
+            stage=evaluation.stage,
+            progress_done=evaluation.progress_done,
+            progress_total=evaluation.progress_total,
+            error=evaluation.error,
+            input_errors=evaluation.input_errors,
+            owner=evaluation.owner.username,
+        )
+        rows.append(row)
+    return rows
+
+
 def comparison(evaluations: list[Evaluation], tie_band: float = 0.05) -> dict:
     """Side by side: the headline rows, pτ over every τ any of them has, and the win-rate
     matrix (row over column) of those that are done."""

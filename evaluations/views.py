@@ -66,10 +66,8 @@ def evaluations_page(request):
         values["complexity"] = request.POST.get("complexity") == "on"
         try:
             request_ = services.check_evaluation_request(request.user, values, _upload(request))
-            if request_.run is not None and not values["team"]:
-                team = request_.run.team
-            else:
-                team = check_team_for_new_run(request.user, values["team"] or None)
+            run_team = request_.run.team if request_.run is not None else None
+            team = check_team_for_new_run(request.user, values["team"] or None, run_team)
             evaluation = services.do_create_evaluation(request.user, team, request_)
             return redirect(reverse("evaluations") + f"#evaluation-{evaluation.pk}")
         except ValueError as exc:
@@ -108,24 +106,7 @@ def evaluations_page(request):
 @login_required
 def evaluations_data(request):
     """Every visible evaluation with its progress and headline figures (polled by the page)."""
-    rows = []
-    for evaluation in reads.visible_evaluations(request.user)[:200]:
-        row = reads.headline(evaluation)
-        row.update(
-            source=evaluation.get_source_display(),
-            run=evaluation.run_id,
-            step=evaluation.step,
-            split=evaluation.split,
-            created_at=evaluation.created_at.isoformat(),
-            stage=evaluation.stage,
-            progress_done=evaluation.progress_done,
-            progress_total=evaluation.progress_total,
-            error=evaluation.error,
-            input_errors=evaluation.input_errors,
-            owner=evaluation.owner.username,
-        )
-        rows.append(row)
-    return JsonResponse({"evaluations": rows})
+    return JsonResponse({"evaluations": reads.list_rows(request.user)})
 
 
 @login_required

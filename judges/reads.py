@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 
+from django.db.models import Count
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
@@ -20,6 +21,26 @@ def visible_batches(user):
     from runs.services import team_scoped
 
     return team_scoped(JudgeBatch.objects.select_related("owner", "team", "evaluation"), user)
+
+
+def batch_rows(user, limit: int = 200) -> list[dict]:
+    """The newest batches the user can see, with their progress (polled by the page)."""
+    batches = visible_batches(user).annotate(pair_count=Count("pairs"))[:limit]
+    return [
+        {
+            "id": b.pk,
+            "name": b.name,
+            "status": b.status,
+            "stage": b.stage,
+            "judges": b.judges,
+            "progress_done": b.progress_done,
+            "progress_total": b.progress_total,
+            "pairs": b.pair_count,
+            "error": b.error,
+            "created_at": b.created_at.isoformat(),
+        }
+        for b in batches
+    ]
 
 
 def _verdicts(pair: JudgePair) -> dict[str, Judgment]:

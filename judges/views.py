@@ -56,11 +56,8 @@ def judges_page(request):
             if not values["judge"]:
                 raise ValueError("judge: choose the analyzer, the LLM judge or both")
             checked = services.check_judge_request(request.user, values, upload)
-            team = (
-                checked.evaluation.team
-                if checked.evaluation is not None and not values["team"]
-                else check_team_for_new_run(request.user, values["team"] or None)
-            )
+            evaluation_team = checked.evaluation.team if checked.evaluation else None
+            team = check_team_for_new_run(request.user, values["team"] or None, evaluation_team)
             batch = services.do_create_batch(request.user, team, checked)
             return redirect("judge-batch", batch_id=batch.pk)
         except ValueError as exc:
@@ -84,22 +81,7 @@ def judges_page(request):
 
 @login_required
 def judges_data(request):
-    rows = [
-        {
-            "id": b.pk,
-            "name": b.name,
-            "status": b.status,
-            "stage": b.stage,
-            "judges": b.judges,
-            "progress_done": b.progress_done,
-            "progress_total": b.progress_total,
-            "pairs": b.pairs.count(),
-            "error": b.error,
-            "created_at": b.created_at.isoformat(),
-        }
-        for b in reads.visible_batches(request.user)[:200]
-    ]
-    return JsonResponse({"batches": rows})
+    return JsonResponse({"batches": reads.batch_rows(request.user)})
 
 
 @login_required

@@ -61,9 +61,12 @@ def check_can_see_run(user, run_id: int) -> Run:
     return visible_runs(user).get(pk=run_id)
 
 
-def check_team_for_new_run(user, team_name: str | None) -> Team:
-    """The team a new run goes to: the named one, or the user's only team."""
+def check_team_for_new_run(user, team_name: str | None, default: Team | None = None) -> Team:
+    """The team new work goes to: the named one; else `default` (the team of the run or
+    evaluation it is about); else the user's only team."""
     teams = user_teams(user)
+    if not team_name and default is not None:
+        return default
     if team_name:
         team = teams.filter(name=team_name).first()
         if team is None:

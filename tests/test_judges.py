@@ -176,6 +176,10 @@ def test_the_pages_start_show_filter_and_correct(alice, bob, client, monkeypatch
     assert response.status_code == 302 and response.url == f"/judges/{batch.pk}/"
     assert queued == [batch.pk]
     services.do_run_batch(batch.pk)
+    listed = client.get("/judges/data.json").json()["batches"]
+    assert [(b["id"], b["status"], b["pairs"], b["progress_done"]) for b in listed] == [
+        (batch.pk, "done", 4, 2)
+    ]
     page = client.get(f"/judges/{batch.pk}/").content.decode()
     assert page.count('<section class="pair"') == 4
     assert '<span class="k">for</span>' in page  # syntax-highlighted by pygments
@@ -189,6 +193,7 @@ def test_the_pages_start_show_filter_and_correct(alice, bob, client, monkeypatch
     client.force_login(bob)
     assert client.get(f"/judges/{batch.pk}/").status_code == 404
     assert client.post(f"/judges/pairs/{pair.pk}/label/", {"category": "io"}).status_code == 404
+    assert client.get("/judges/data.json").json()["batches"] == []
     assert JudgePair.objects.count() == 4
 
 

@@ -83,8 +83,8 @@ class Command(BaseCommand):
                 },
                 upload,
             )
-            team = request.run.team if request.run and not o["team"] else None
-            team = team or check_team_for_new_run(user, o["team"])
+            run_team = request.run.team if request.run else None
+            team = check_team_for_new_run(user, o["team"], run_team)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         for error in request.input_errors:

@@ -57,7 +57,8 @@ class Command(BaseCommand):
                 },
                 upload,
             )
-            team = check_team_for_new_run(user, o["team"])
+            evaluation_team = request.evaluation.team if request.evaluation else None
+            team = check_team_for_new_run(user, o["team"], evaluation_team)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         for error in request.input_errors:
