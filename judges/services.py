@@ -225,6 +225,10 @@ def check_judge_request(user, data: dict, upload: tuple[str, str] | None = None)
         tie_band=tie_band,
     )
     if upload is not None:
+        if data.get("evaluation") or data.get("run"):
+            raise ValueError("pairs: judge either a file of pairs or an evaluation/run, not both")
+        if data.get("baseline") == "start":
+            raise ValueError("baseline: a file of pairs brings its own baselines")
         file_name, text = upload
         request.pairs, request.input_errors = parse_pairs_file(text)
         if not request.pairs:

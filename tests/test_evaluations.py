@@ -85,7 +85,9 @@ def test_an_upload_reports_malformed_lines_and_evaluates_the_rest(built, alice):
         "accepted/slow.py",
     }
     assert complexity["sample_exponent"] is not None
-    assert results["complexity_improved"]["problems"] <= 1
+    # the references are fitted, so the problem counts for both shares
+    assert results["complexity_improved"]["problems"] == 1
+    assert results["fastest_human_complexity_improved"]["problems"] == 1
 
 
 def test_the_command_prints_the_stored_figures_and_a_win_rate(built, alice, tmp_path, capsys):
@@ -108,6 +110,8 @@ def test_the_command_prints_the_stored_figures_and_a_win_rate(built, alice, tmp_
     assert printed["complexity_improved"] is None  # not measured
     win = printed["win_rate"]
     assert (win["rate"], win["wins"], win["compared"]) == (1.0, 1, 1)
+    with pytest.raises(CommandError, match="step: only with --run"):
+        call_command("evaluate", "--completions", str(fast), *common, "--step", "3")
     with pytest.raises(CommandError, match="against: no evaluation 999"):
         call_command("evaluate", "--completions", str(fast), *common, "--against", "999")
 
@@ -143,7 +147,9 @@ def test_a_runs_checkpoints_are_evaluated_against_its_starting_point(built, alic
 
     table = comparison([latest, start])
     assert [row["evaluation"] for row in table["rows"]] == [latest.pk, start.pk]
-    assert table["win_rates"]["matrix"][0][1]["compared"] in (0, 1)
+    duel = table["win_rates"]["matrix"][0][1]
+    assert duel["compared"] + duel["neither"] == 1  # the one problem, compared or left out
+    assert table["win_rates"]["matrix"][1][0]["compared"] == duel["compared"]
     # a checkpoint the run replaced before the evaluation ran: the failure says so
     request = services.check_evaluation_request(
         alice, {"source": "run", "run": run.pk, "step": 1, "split": "all", "complexity": False}

@@ -91,6 +91,10 @@ def test_an_evaluation_gives_one_pair_per_problem_against_the_median_human(built
         {"evaluation": evaluation.pk, "baseline": "start", "baseline_evaluation": slow.pk},
     )
     assert against_start.pairs[0].baseline == SLOW
+    with pytest.raises(ValueError, match="pairs: judge either a file of pairs or an evaluation"):
+        services.check_judge_request(alice, {"evaluation": evaluation.pk}, ("p.jsonl", PAIRS))
+    with pytest.raises(ValueError, match="baseline: a file of pairs brings its own baselines"):
+        services.check_judge_request(alice, {"baseline": "start"}, ("p.jsonl", PAIRS))
     with pytest.raises(ValueError, match="judge: no LLM endpoint is configured"):
         services.check_judge_request(alice, {"evaluation": evaluation.pk, "judge": "llm"})
 

@@ -35,7 +35,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--problems", nargs="*", default=[], help="Problem slugs (default: the split's)."
         )
-        parser.add_argument("--n", type=int, default=20, help="Samples per problem.")
+        parser.add_argument(
+            "--n", type=int, default=20, help="Samples per problem (an upload has its own)."
+        )
         parser.add_argument("--temperature", type=float, default=1.0)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--max-new-tokens", type=int, default=256)
@@ -57,6 +59,8 @@ class Command(BaseCommand):
         user = self._user(o)
         try:
             against = self._against(user, o["against"])
+            if o["step"] is not None and not o["run"]:
+                raise ValueError("step: only with --run (a checkpoint of a run)")
             upload = None
             if o["completions"] is not None:
                 path = o["completions"]
