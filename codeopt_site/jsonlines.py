@@ -6,6 +6,18 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+
+
+def read_upload(handle, field: str, max_bytes: int = MAX_UPLOAD_BYTES) -> tuple[str, str] | None:
+    """(file name, text) of an uploaded file (a Django UploadedFile, or None: no file);
+    ValueError naming `field` when it is too large."""
+    if handle is None:
+        return None
+    if handle.size > max_bytes:
+        raise ValueError(f"{field}: {handle.size} bytes; at most {max_bytes}")
+    return handle.name, handle.read().decode("utf-8", errors="replace")
+
 
 def objects(text: str, errors: list[dict]) -> Iterator[tuple[int, dict]]:
     """(line number, object) of each line that holds a JSON object; blank lines skipped;

@@ -19,6 +19,22 @@ def visible_evaluations(user):
     return team_scoped(Evaluation.objects.select_related("owner", "team", "run"), user)
 
 
+def chosen(user, raw: str, field: str) -> list[Evaluation]:
+    """The evaluations named by `raw` ("3,1,2": that order), all visible to the user;
+    ValueError naming `field` for text that is not numbers or an evaluation not visible."""
+    try:
+        ids = [int(part) for part in raw.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise ValueError(
+            f"{field}: {raw!r} is not evaluation numbers separated by commas"
+        ) from None
+    found = {e.pk: e for e in visible_evaluations(user).filter(pk__in=ids)}
+    missing = [str(i) for i in ids if i not in found]
+    if missing:
+        raise ValueError(f"{field}: no evaluation {', '.join(missing)} you can see")
+    return [found[i] for i in dict.fromkeys(ids)]
+
+
 def win_rate(a: Evaluation, b: Evaluation, tie_band: float = 0.05) -> metrics.WinRate:
     """Win rate of a over b on the problems both evaluated (evaluations.metrics.win_rate)."""
     return metrics.win_rate(outcomes_of(a), outcomes_of(b), tie_band=tie_band, seed=a.seed)

@@ -8,8 +8,8 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from codeopt_site import jsonlines
 from evaluations import reads, services
-from evaluations.models import Evaluation
 
 FORM_FIELDS = (
     "source", "run", "step", "model", "split", "problems", "n", "temperature", "seed",
@@ -25,34 +25,6 @@ DEFAULTS = {
     "max_new_tokens": "256",
     "complexity": True,
 }
-MAX_UPLOAD_BYTES = 50 * 1024 * 1024
-
-
-def _ids(raw: str, field: str) -> list[int]:
-    try:
-        return [int(part) for part in raw.replace(" ", "").split(",") if part]
-    except ValueError:
-        raise ValueError(
-            f"{field}: {raw!r} is not evaluation numbers separated by commas"
-        ) from None
-
-
-def _chosen(user, raw: str, field: str) -> list[Evaluation]:
-    ids = _ids(raw, field)
-    found = {e.pk: e for e in reads.visible_evaluations(user).filter(pk__in=ids)}
-    missing = [str(i) for i in ids if i not in found]
-    if missing:
-        raise ValueError(f"{field}: no evaluation {', '.join(missing)} you can see")
-    return [found[i] for i in dict.fromkeys(ids)]
-
-
-def _upload(request) -> tuple[str, str] | None:
-    handle = request.FILES.get("completions")
-    if handle is None:
-        return None
-    if handle.size > MAX_UPLOAD_BYTES:
-        raise ValueError(f"completions: {handle.size} bytes; at most {MAX_UPLOAD_BYTES}")
-    return handle.name, handle.read().decode("utf-8", errors="replace")
 
 
 @login_required
@@ -65,7 +37,11 @@ def evaluations_page(request):
         values = {name: request.POST.get(name, "") for name in FORM_FIELDS}
         values["complexity"] = request.POST.get("complexity") == "on"
         try:
-            request_ = services.check_evaluation_request(request.user, values, _upload(request))
+            request_ = services.check_evaluation_request(
+                request.user,
+                values,
+                jsonlines.read_upload(request.FILES.get("completions"), "completions"),
+            )
             run_team = request_.run.team if request_.run is not None else None
             team = check_team_for_new_run(request.user, values["team"] or None, run_team)
             evaluation = services.do_create_evaluation(request.user, team, request_)
@@ -75,7 +51,7 @@ def evaluations_page(request):
     compare, compare_error = None, ""
     if request.GET.get("compare"):
         try:
-            chosen = _chosen(request.user, request.GET["compare"], "compare")
+            chosen = reads.chosen(request.user, request.GET["compare"], "compare")
             compare = {
                 "ids": ",".join(str(e.pk) for e in chosen),
                 "data": reads.comparison(chosen),
@@ -112,7 +88,7 @@ def evaluations_data(request):
 @login_required
 def evaluations_csv(request):
     try:
-        chosen = _chosen(request.user, request.GET.get("ids", ""), "ids")
+        chosen = reads.chosen(request.user, request.GET.get("ids", ""), "ids")
         if not chosen:
             raise ValueError("ids: choose at least one evaluation")
     except ValueError as exc:

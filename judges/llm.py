@@ -116,22 +116,8 @@ SYSTEM = (
 
 def build_messages(pair: PairText, baseline_first: bool) -> list[dict]:
     """The chat messages for one pair, the slower (baseline) program shown first or second."""
-    first, second = (
-        (pair.baseline, pair.optimized)
-        if baseline_first
-        else (
-            pair.optimized,
-            pair.baseline,
-        )
-    )
-    first_s, second_s = (
-        (pair.baseline_s, pair.optimized_s)
-        if baseline_first
-        else (
-            pair.optimized_s,
-            pair.baseline_s,
-        )
-    )
+    shown = [(pair.baseline, pair.baseline_s), (pair.optimized, pair.optimized_s)]
+    (first, first_s), (second, second_s) = shown if baseline_first else shown[::-1]
 
     def timed(label: str, seconds: float | None) -> str:
         return f"{label} (measured CPU time: {seconds:.4g} s)" if seconds else label

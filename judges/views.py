@@ -10,12 +10,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from codeopt_site import jsonlines
 from judges import reads, services
 from judges.categories import CATEGORIES, DEFINITIONS
 from judges.llm import LLMSettings
 from judges.models import JudgeBatch, JudgePair
-
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
 
 def _batch(user, batch_id: int) -> JudgeBatch:
@@ -46,13 +45,8 @@ def judges_page(request):
             k: request.POST.get(k, "") for k in ("evaluation", "run", "baseline", "name", "team")
         }
         values["judge"] = request.POST.getlist("judge")
-        upload = None
-        handle = request.FILES.get("pairs")
         try:
-            if handle is not None:
-                if handle.size > MAX_UPLOAD_BYTES:
-                    raise ValueError(f"pairs: {handle.size} bytes; at most {MAX_UPLOAD_BYTES}")
-                upload = (handle.name, handle.read().decode("utf-8", errors="replace"))
+            upload = jsonlines.read_upload(request.FILES.get("pairs"), "pairs")
             if not values["judge"]:
                 raise ValueError("judge: choose the analyzer, the LLM judge or both")
             checked = services.check_judge_request(request.user, values, upload)
