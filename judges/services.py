@@ -199,6 +199,13 @@ def _judges(raw, llm_configured: bool) -> list[str]:
     return chosen
 
 
+def _id(data: dict, key: str) -> int:
+    try:
+        return int(data[key])
+    except (TypeError, ValueError):
+        raise ValueError(f"{key}: {data[key]!r} is not a number") from None
+
+
 def check_judge_request(user, data: dict, upload: tuple[str, str] | None = None) -> JudgeRequest:
     """A JudgeRequest for {evaluation | run, baseline: human|start, judge, tie_band} or an
     uploaded pairs file; ValueError naming the field at fault, before anything is written."""
@@ -246,12 +253,12 @@ def check_judge_request(user, data: dict, upload: tuple[str, str] | None = None)
     if baseline_kind not in ("human", "start"):
         raise ValueError(f"baseline: {baseline_kind!r} is not one of human, start")
     if data.get("run"):
-        run_id = data["run"]
+        run_id = _id(data, "run")
         evaluation = done.filter(run_id=run_id).order_by("-step", "-created_at").first()
         if evaluation is None:
             raise ValueError(f"run: run {run_id} has no finished evaluation you can see")
     elif data.get("evaluation"):
-        evaluation = done.filter(pk=data["evaluation"]).first()
+        evaluation = done.filter(pk=_id(data, "evaluation")).first()
         if evaluation is None:
             raise ValueError(f"evaluation: no finished evaluation {data['evaluation']} you can see")
     else:
@@ -259,7 +266,12 @@ def check_judge_request(user, data: dict, upload: tuple[str, str] | None = None)
     baseline_evaluation = None
     if baseline_kind == "start":
         if data.get("baseline_evaluation"):
-            baseline_evaluation = done.filter(pk=data["baseline_evaluation"]).first()
+            baseline_evaluation = done.filter(pk=_id(data, "baseline_evaluation")).first()
+            if baseline_evaluation is None:
+                raise ValueError(
+                    f"baseline_evaluation: no finished evaluation {data['baseline_evaluation']} "
+                    "you can see"
+                )
         elif evaluation.run_id is not None:
             baseline_evaluation = (
                 done.filter(run_id=evaluation.run_id, step=0).order_by("-created_at").first()
@@ -268,6 +280,11 @@ def check_judge_request(user, data: dict, upload: tuple[str, str] | None = None)
             raise ValueError(
                 "baseline: no finished evaluation of the starting model (step 0 of the run); "
                 "evaluate it first, or choose the median human reference"
+            )
+        if baseline_evaluation.pk == evaluation.pk:
+            raise ValueError(
+                f"baseline_evaluation: evaluation {evaluation.pk} is the one judged; choose the "
+                "starting model's"
             )
     request.evaluation, request.baseline_evaluation = evaluation, baseline_evaluation
     request.pairs, request.input_errors = pairs_from_evaluation(evaluation, baseline_evaluation)

@@ -42,7 +42,8 @@ def judges_page(request):
     error = ""
     if request.method == "POST":
         values = {
-            k: request.POST.get(k, "") for k in ("evaluation", "run", "baseline", "name", "team")
+            k: request.POST.get(k, "")
+            for k in ("evaluation", "run", "baseline", "baseline_evaluation", "name", "team")
         }
         values["judge"] = request.POST.getlist("judge")
         try:

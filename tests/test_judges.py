@@ -72,7 +72,7 @@ def test_a_pairs_file_is_judged_with_bad_lines_and_noise_left_out(alice):
     assert breakdown["kinds"]["within_noise"] == 1 and breakdown["paper"]["io"] == 0.47
 
 
-def test_an_evaluation_gives_one_pair_per_problem_against_the_median_human(built, alice):
+def test_an_evaluation_gives_one_pair_per_problem_against_the_median_human(built, alice, capsys):
     evaluation = evaluate_upload(alice, lines(*[{"problem": "sum", "program": FAST}] * 3))
     batch = batch_of(alice, {"evaluation": evaluation.pk, "judge": "analyzer"})
     pair = batch.pairs.get()
@@ -86,11 +86,25 @@ def test_an_evaluation_gives_one_pair_per_problem_against_the_median_human(built
     slow = evaluate_upload(
         alice, lines(*[{"problem": "sum", "program": SLOW}] * 3), complexity=False
     )
+    with pytest.raises(ValueError, match="evaluation: 'x' is not a number"):
+        services.check_judge_request(alice, {"evaluation": "x"})
+    with pytest.raises(ValueError, match=f"baseline_evaluation: evaluation {evaluation.pk} is the"):
+        services.check_judge_request(
+            alice, {"evaluation": evaluation.pk, "baseline_evaluation": evaluation.pk,
+                    "baseline": "start"}
+        )  # fmt: skip
     against_start = services.check_judge_request(
         alice,
         {"evaluation": evaluation.pk, "baseline": "start", "baseline_evaluation": slow.pk},
     )
     assert against_start.pairs[0].baseline == SLOW
+    call_command(
+        "judge", "--evaluation", str(evaluation.pk), "--baseline-evaluation", str(slow.pk),
+        "--user", "alice", "--json",
+    )  # fmt: skip
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["baseline_label"].startswith(f"{slow.name}, sample ")
+    assert printed["kind"] == "faster" and printed["judges"]["analyzer"]["category"]
     with pytest.raises(ValueError, match="pairs: judge either a file of pairs or an evaluation"):
         services.check_judge_request(alice, {"evaluation": evaluation.pk}, ("p.jsonl", PAIRS))
     with pytest.raises(ValueError, match="baseline: a file of pairs brings its own baselines"):

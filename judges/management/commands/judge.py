@@ -28,6 +28,13 @@ class Command(BaseCommand):
         what.add_argument("--pairs", type=Path)
         parser.add_argument("--judge", choices=["analyzer", "llm", "both"], default=None)
         parser.add_argument("--baseline", choices=["human", "start"], default="human")
+        parser.add_argument(
+            "--baseline-evaluation",
+            type=int,
+            default=None,
+            help="The starting model's evaluation (implies --baseline start; default: the "
+            "step-0 evaluation of the evaluated run).",
+        )
         parser.add_argument("--tie-band", type=float, default=services.DEFAULT_TIE_BAND)
         parser.add_argument("--name", default="")
         parser.add_argument("--user", required=True, help="Owner of the batch.")
@@ -51,7 +58,8 @@ class Command(BaseCommand):
                     "run": o["run"],
                     "evaluation": o["evaluation"],
                     "judge": [o["judge"]] if o["judge"] else None,
-                    "baseline": o["baseline"],
+                    "baseline": "start" if o["baseline_evaluation"] else o["baseline"],
+                    "baseline_evaluation": o["baseline_evaluation"],
                     "tie_band": o["tie_band"],
                     "name": o["name"],
                 },
