@@ -1,7 +1,7 @@
 """Issue 6: the paper's recipe against standard RLVR, from the same warm start, on this
 machine, for a fixed wall-clock budget each; and the trainer's step-time split.
 
-Both runs go through the product (workers.services.do_start_training / do_run_training) on
+Both runs go through the product (workers.training.services.do_start_training / do_run_training) on
 the database the environment names, so the Runs page and its compare view show them after.
 Needs built problems (build_dataset) and the built-in reward configurations
 (load_reward_configs).
@@ -72,7 +72,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
 
     from runs.models import Team
-    from workers import services
+    from workers.training import services as training_services
 
     user, _ = get_user_model().objects.get_or_create(username=args.user)
     team, _ = Team.objects.get_or_create(name="demo")
@@ -94,12 +94,12 @@ def main() -> None:
     }
     figures = {}
     for name, recipe in RECIPES.items():
-        config, reward = services.check_train_request({**common, **recipe})
-        run = services.do_start_training(
+        config, reward = training_services.check_train_request({**common, **recipe})
+        run = training_services.do_start_training(
             owner=user, team=team, name=f"demo-{name}", config=config, reward=reward, queue=False
         )
         started = time.time()
-        status = services.do_run_training(run.pk, worker="benchmark")
+        status = training_services.do_run_training(run.pk, worker="benchmark")
         training_s = args.minutes * 60
         p50, negative = series(run, "eval/p50"), series(run, "groups/all_negative")
         origin = p50[0][2] if p50 else started

@@ -15,10 +15,9 @@ import asyncio
 import json
 import statistics
 import time
-import urllib.request
 
 import websockets
-from _harness import daphne, make_owner, recreate_database, report, setup_django
+from _harness import daphne, make_owner, post_points, recreate_database, report, setup_django
 
 KEYS = [f"live/key_{i:02d}" for i in range(20)]
 
@@ -50,18 +49,8 @@ async def measure(
         return seen
 
     def post(step: int) -> None:
-        body = json.dumps(
-            {"points": [{"step": step, "key": k, "value": step * 0.01} for k in KEYS]}
-        )
-        request = urllib.request.Request(
-            f"{url}/api/runs/{run_id}/metrics/",
-            data=body.encode(),
-            method="POST",
-            headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
-        )
         sent_at[step] = time.monotonic()
-        with urllib.request.urlopen(request, timeout=30) as response:
-            response.read()
+        post_points(url, token, run_id, step, KEYS)
 
     tasks = [asyncio.create_task(viewer(s)) for s in sockets]
     for step in range(first_step, first_step + batches):

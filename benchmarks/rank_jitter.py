@@ -1,19 +1,27 @@
-"""Rank jitter of the timing modes, side by side, idle and under load.
+"""Rank jitter on the product's own built tests, idle and under load, per ranking method.
 
-Rank jitter (docs/metrics.md): the range, max - min, of a program's speed percentile over 5
+Rank jitter (docs/metrics.md): the range, max - min, of a program's speed percentile over
 independent re-measurements, in percentile points. The paper saw ~41 on busy training hosts
-and ~2 on an isolated service. Targets here: p95 <= 2 for `cpu` under load, 0 for
-`instructions`; `wall` is reported as the naive baseline.
+and ~2 on an isolated service. Targets (issue 14): p95 <= 2 for `cpu`, idle and under this
+script's bounded load; 0 for `instructions`.
 
-Set-up, all in one run so every mode sees the same machine:
-- one test; 12 C++ reference programs whose work grows by 10% from one to the next, and
-  4 candidates whose work sits halfway between two neighbouring references;
-- per mode and condition: the references are measured once (as stored reference runtimes
-  are), then each candidate 5 times independently, each time with 5 repeats (1 for
-  `instructions`), and ranked against the references;
-- "loaded": 2 busy processes (one per core) started by this script and stopped after.
+The experiment, as a user meets it:
+- problems of the built-in pack built by the construction pipeline with the demo's settings
+  (`slow_target_s=0.3`, `repeats=2`; the build is cached in var/bench/packs/), their stored
+  reference runtimes and optimization tests;
+- the candidates are the problem's own accepted Python programs (correct by construction,
+  their true order known), scored together as one group `--remeasure` times through
+  `workers.training.scoring.score_group`, the path training and evaluations use;
+- methods: `stored` (before issue 14: tests sized by the slowest reference alone, one run
+  per test against build-time runtimes, exact ties only), `interleaved` (now: tests grown
+  until the fastest reference does 0.05 s of work, references re-measured in the same
+  rounds, the lowest of up to 5 pinned runs, ties within the measured noise band), and
+  `instructions` (valgrind counts, references measured in the same job);
+- conditions: idle, and loaded (2 busy processes, one per core, started and stopped here).
 
-    .venv/bin/python benchmarks/rank_jitter.py [--remeasure 5] [--repeats 5]
+    .venv/bin/python benchmarks/rank_jitter.py [--problems sort-numbers ...] [--remeasure 5]
+        [--methods interleaved instructions] [--conditions idle loaded]
+        [--repeats 10 --settle 0.005 --tie-band 0.15]   (the interleaved method's settings)
 """
 
 from __future__ import annotations
@@ -23,29 +31,32 @@ import multiprocessing
 import statistics
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import numpy as np  # noqa: E402
 from _harness import report  # noqa: E402
+from _pack import built  # noqa: E402
 
-from workers.execution.engine import Case, Program, measure  # noqa: E402
+from problems.pipeline.model import PipelineConfig  # noqa: E402
+from rewards.engine import RewardConfig  # noqa: E402
+from workers.execution.engine import Program, measure  # noqa: E402
 from workers.execution.noise import rank_jitter  # noqa: E402
-from workers.execution.report import program_speed_percentile  # noqa: E402
-from workers.execution.sandbox import Limits  # noqa: E402
+from workers.execution.ranking import Measured, speed_percentile  # noqa: E402
+from workers.training.scoring import rank_check  # noqa: E402
 
-BASE_ITERATIONS = 40_000_000  # about 40 ms of CPU for the first reference here
-SOURCE = (
-    '#include <cstdio>\nint main(){ long long n; if (scanf("%lld", &n) != 1) return 1;\n'
-    "  unsigned long long x = 1; volatile unsigned long long sink;\n"
-    "  for (long long i = 0; i < n * {ITER}LL / 1000; i++)\n"
-    "    x = x * 6364136223846793005ULL + 1442695040888963407ULL;\n"
-    '  sink = x; puts("ok"); }\n'
-)
-
-
-def program(name: str, factor: float) -> Program:
-    return Program(name, SOURCE.replace("{ITER}", str(int(BASE_ITERATIONS * factor))), "cpp")
+DEMO_BUILD = PipelineConfig(slow_target_s=0.3, repeats=2)
+# before issue 14 the size search stopped where the slowest reference met T_slow
+BUILD_BEFORE = replace(DEMO_BUILD, min_fast_work_s=1e-9)
+METHODS = {
+    "stored": RewardConfig(
+        name="stored", reference_timing="stored", timing_repeats=1, tie_band=0.0
+    ),
+    "interleaved": RewardConfig(name="interleaved"),
+}
 
 
 def burn() -> None:
@@ -53,54 +64,117 @@ def burn() -> None:
         pass
 
 
-def percentiles_for(mode, candidates, references, case, remeasure, repeats, limits):
-    refs = measure(references, [case], mode=mode, repeats=repeats, limits=limits)
-    stored = list(refs.values())
-    assert all(r.verdict == "OK" for r in stored), [r.verdict for r in stored]
-    jitters = {}
-    for candidate in candidates:
-        values = []
-        for _ in range(remeasure):
-            mine = measure([candidate], [case], mode=mode, repeats=repeats, limits=limits)
-            values.append(program_speed_percentile(mine[candidate.name], stored, [case.name]))
-        jitters[candidate.name] = (rank_jitter(values), values)
-    return jitters
+def instruction_jitter(problem, remeasure: int, work: Path) -> dict[str, float | None]:
+    """Each accepted program and the references counted together `remeasure` times."""
+    names = problem.references
+    values: dict[str, list[float | None]] = {n: [] for n in names}
+    for _ in range(remeasure):
+        programs = [Program(n, problem.accepted_python[n], "python") for n in names]
+        reports = measure(programs, problem.scoring.optimization, mode="instructions", workdir=work)
+        table = {
+            n: {t.name: Measured(float(t.instructions or 0), t.verdict == "OK") for t in r.tests}
+            for n, r in reports.items()
+        }
+        tests = [c.name for c in problem.scoring.optimization]
+        for n in names:
+            others = [table[o] for o in names if o != n]
+            values[n].append(speed_percentile(table[n], others, tests))
+    return {n: rank_jitter(v) for n, v in values.items()}
+
+
+def summary(jitters: list[float | None]) -> dict:
+    finite = [j for j in jitters if j is not None]
+    return {
+        "programs": len(jitters),
+        "not_always_correct": len(jitters) - len(finite),
+        "jitter_p95": round(float(np.percentile(finite, 95)), 2) if finite else None,
+        "jitter_median": round(statistics.median(finite), 2) if finite else None,
+        "jitter_max": round(max(finite), 2) if finite else None,
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--problems", nargs="+", default=["sort-numbers", "count-inversions", "big-sum"]
+    )
     parser.add_argument("--remeasure", type=int, default=5)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--methods", nargs="+", default=[*METHODS, "instructions"])
+    parser.add_argument("--conditions", nargs="+", default=["idle", "loaded"])
+    parser.add_argument("--repeats", type=int, help="interleaved: timing_repeats (default 5)")
+    parser.add_argument("--settle", type=float, help="interleaved: timing_settle (default 0.02)")
+    parser.add_argument("--tie-band", type=float, help="interleaved: tie_band (default 0.15)")
     args = parser.parse_args()
+    chosen = {
+        name: value
+        for name, value in (
+            ("timing_repeats", args.repeats),
+            ("timing_settle", args.settle),
+            ("tie_band", args.tie_band),
+        )
+        if value is not None
+    }
+    METHODS["interleaved"] = replace(METHODS["interleaved"], **chosen)
+    try:
+        METHODS["interleaved"].check()
+    except ValueError as exc:  # --repeats 0, --settle 2 ...: named, before any build runs
+        parser.error(str(exc))
     work = Path(tempfile.mkdtemp(prefix="codeopt-jitter-"))
     work.chmod(0o711)
-    (work / "t.in").write_text("1000\n")
-    (work / "t.ans").write_text("ok\n")
-    case = Case("t", work / "t.in", work / "t.ans", "optimization")
-    references = [program(f"ref{i:02d}", 1.1**i) for i in range(12)]
-    candidates = [program(f"cand{i}", 1.1 ** (i + 0.5)) for i in (1, 4, 7, 10)]
-    limits = Limits(cpu_seconds=5, wall_seconds=20)
-    results = {}
-    for condition in ("idle", "loaded"):
+    builds = {
+        "before": [built(slug, BUILD_BEFORE, work / "before") for slug in args.problems],
+        "now": [built(slug, DEMO_BUILD, work / "now") for slug in args.problems],
+    }
+    dropped = {
+        p.slug: p.outcome.reason for p in builds["before"] + builds["now"] if not p.outcome.kept
+    }
+    for slug, reason in dropped.items():  # a build on a loaded machine may drop one
+        print(f"{slug}: not kept by a build ({reason}); left out", file=sys.stderr)
+    builds = {name: [p for p in found if p.slug not in dropped] for name, found in builds.items()}
+    if not builds["now"]:
+        raise SystemExit("no problem was kept by both builds")
+    sizes = {
+        name: {
+            p.slug: [t.size for t in p.outcome.new_tests if t.kind == "optimization"]
+            for p in problems
+        }
+        for name, problems in builds.items()
+    }
+    results: dict = {}
+    for condition in args.conditions:
         burners = []
         if condition == "loaded":
             burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(2)]
             for b in burners:
                 b.start()
         try:
-            for mode in ("wall", "cpu", "instructions"):
-                jitters = percentiles_for(
-                    mode, candidates, references, case, args.remeasure, args.repeats, limits
-                )
-                values = sorted(j for j, _ in jitters.values() if j is not None)
-                results[f"{mode}/{condition}"] = {
-                    "jitter_max": max(values) if values else None,
-                    "jitter_mean": round(statistics.fmean(values), 2) if values else None,
-                    "per_candidate": {k: [j, v] for k, (j, v) in jitters.items()},
+            for method in args.methods:
+                jitters: list[float | None] = []
+                seconds = 0.0
+                per_problem = {}
+                for problem in builds["before" if method == "stored" else "now"]:
+                    if method == "instructions":  # deterministic: 2 re-measurements show it
+                        found = instruction_jitter(problem, 2, work)
+                    else:
+                        config = replace(METHODS[method])
+                        check = rank_check(
+                            problem.accepted_python,
+                            problem.scoring,
+                            config,
+                            remeasure=args.remeasure,
+                            workdir=work,
+                        )
+                        found, seconds = check.jitter, seconds + check.seconds
+                    jitters += list(found.values())
+                    per_problem[problem.slug] = {k.rsplit("/", 1)[-1]: v for k, v in found.items()}
+                results[f"{method}/{condition}"] = {
+                    **summary(jitters),
+                    "scoring_s_per_group": round(seconds / args.remeasure / len(builds["now"]), 2)
+                    if seconds
+                    else None,
+                    "per_program": per_problem,
                 }
-                print(
-                    mode, condition, results[f"{mode}/{condition}"]["jitter_max"], file=sys.stderr
-                )
+                print(method, condition, summary(jitters), file=sys.stderr)
         finally:
             for b in burners:
                 b.terminate()
@@ -108,10 +182,11 @@ def main() -> None:
     report(
         "rank_jitter",
         {
+            "problems": [p.slug for p in builds["now"]],
+            "left_out": dropped,
             "remeasure": args.remeasure,
-            "repeats": args.repeats,
-            "references": len(references),
-            "candidates": len(candidates),
+            "build": {"slow_target_s": DEMO_BUILD.slow_target_s, "repeats": DEMO_BUILD.repeats},
+            "optimization_test_sizes": sizes,
             **results,
         },
     )

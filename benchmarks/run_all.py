@@ -14,6 +14,7 @@ COMMANDS = [
     ["ingest_throughput.py", "--seconds", "30"],
     ["run_page_read.py"],
     ["live_latency.py"],
+    ["live_worker_latency.py"],
 ]
 
 if __name__ == "__main__":

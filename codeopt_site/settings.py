@@ -12,7 +12,17 @@ from pathlib import Path
 
 import dj_database_url
 
-from codeopt_site.env import ConfigError, env_bool, env_int, env_str, env_url
+from codeopt_site.env import (
+    ConfigError,
+    env_bool,
+    env_int,
+    env_paths,
+    env_str,
+    env_url,
+    redact,
+    redact_url,
+)
+from workers.execution import isolation as _sandbox_isolation
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("CODEOPT_VAR_DIR") or BASE_DIR / "var")
@@ -41,6 +51,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc, served locally
     "channels",
     "runs",
     "rewards",
@@ -57,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "codeopt_site.middleware.InputPolicyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -92,7 +104,10 @@ try:
         )
     }
 except ValueError as exc:  # dj-database-url raises ValueError on a malformed URL
-    raise ConfigError(f"DATABASE_URL={DATABASE_URL!r} cannot be parsed: {exc}") from None
+    raise ConfigError(
+        f"DATABASE_URL={redact_url(DATABASE_URL)!r} cannot be parsed: "
+        f"{redact(str(exc), DATABASE_URL)}"
+    ) from None
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # WAL lets the web server read while the worker or an ingest writes.
     DATABASES["default"]["OPTIONS"] = {
@@ -121,12 +136,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # keys of one deployment (or test session) apart from another's on a shared Redis
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("REDIS_CHANNEL_PREFIX") or "asgi"},
         }
     }
 else:
-    # One process (the ASGI server) holds every websocket and receives every ingest, so an
-    # in-process layer is enough on one machine.
+    # One process (the ASGI server) holds every websocket. What other processes (workers,
+    # scripts) broadcast reaches it through the database (runs/live.py).
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # --- celery ---------------------------------------------------------------------------------
@@ -162,6 +178,7 @@ CELERY_TASK_ROUTES = {
     "workers.run_dataset_build": {"queue": "timing"},
     "workers.train": {"queue": "gpu"},
     "workers.score_rollouts": {"queue": "timing"},
+    "workers.score_part": {"queue": "timing"},
     # an evaluation that generates runs where models run; one of uploaded programs, where
     # programs are timed (services.do_create_evaluation picks)
     "workers.evaluate": {"queue": "gpu"},
@@ -175,9 +192,64 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# How long a starting process (web, worker, management command) waits for each service it
+# needs before it exits naming the variable to fix (codeopt_site.startup): a few seconds, so
+# that a wrong URL stops a deployment at once instead of failing its first jobs.
+STARTUP_CHECK_TIMEOUT_S = env_int("CODEOPT_STARTUP_TIMEOUT_S", 5, minimum=1)
+
 # --- metrics ingest ---------------------------------------------------------------------------
 METRICS_MAX_BATCH_POINTS = env_int("METRICS_MAX_BATCH_POINTS", 10_000, minimum=1)
 METRICS_DEFAULT_MAX_POINTS = env_int("METRICS_DEFAULT_MAX_POINTS", 2_000, minimum=10)
+
+# --- input policy (codeopt_site/inputs.py; docs/security.md) ------------------------------------
+# Characters of one query-string value, and of one form field or JSON string.
+CODEOPT_MAX_QUERY_CHARS = env_int("CODEOPT_MAX_QUERY_CHARS", 2_000, minimum=100)
+CODEOPT_MAX_FIELD_CHARS = env_int("CODEOPT_MAX_FIELD_CHARS", 1_000_000, minimum=1_000)
+# An uploaded file (completions, judge pairs), checked before anything is parsed or stored.
+CODEOPT_MAX_UPLOAD_BYTES = env_int("CODEOPT_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1024)
+CODEOPT_MAX_UPLOAD_LINES = env_int("CODEOPT_MAX_UPLOAD_LINES", 20_000, minimum=1)
+# Pairs one judge batch may hold (each is an LLM call or an analyzer pass).
+CODEOPT_MAX_JUDGE_PAIRS = env_int("CODEOPT_MAX_JUDGE_PAIRS", 2_000, minimum=1)
+
+# --- scoring API (POST /api/scoring/; workers/scoring/) ------------------------------------------
+# Programs (or completions) one request may hold, over all its groups.
+CODEOPT_SCORING_MAX_PROGRAMS = env_int("CODEOPT_SCORING_MAX_PROGRAMS", 512, minimum=1)
+# UTF-8 bytes of one program or completion (the sandbox refuses a source over 1 MiB).
+CODEOPT_SCORING_MAX_PROGRAM_BYTES = env_int("CODEOPT_SCORING_MAX_PROGRAM_BYTES", 65_536, minimum=64)
+# Scoring jobs one user (one API token) may have queued or running at once; past it a 429.
+CODEOPT_SCORING_MAX_IN_FLIGHT = env_int("CODEOPT_SCORING_MAX_IN_FLIGHT", 8, minimum=1)
+# The longest long-poll of GET /api/scoring/<id>/?wait=SECONDS.
+CODEOPT_SCORING_MAX_WAIT_S = env_int("CODEOPT_SCORING_MAX_WAIT_S", 60, minimum=1)
+
+# A form or a JSON body larger than this (bytes) is refused by Django itself (400): room for
+# the largest scoring request (every program at its limit, JSON-escaped) and a 4-byte-per-
+# character form field at its limit, whichever is larger.
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(
+    CODEOPT_MAX_FIELD_CHARS * 4,
+    2 * CODEOPT_SCORING_MAX_PROGRAMS * CODEOPT_SCORING_MAX_PROGRAM_BYTES + 1024 * 1024,
+)
+
+# --- sandbox ----------------------------------------------------------------------------------
+# The engine reads its own variables (CODEOPT_SANDBOX_ISOLATION, CODEOPT_CGROUP_ROOT,
+# CODEOPT_SANDBOX_UID_BASE, CODEOPT_SANDBOX_UID_SLOTS, CODEOPT_SANDBOX_LOCK_DIR: it runs without
+# Django too); they are read here once so that a bad value stops the start-up.
+try:
+    _sandbox_isolation.IsolationSettings.from_environ()
+except ValueError as exc:
+    raise ConfigError(str(exc)) from None
+# Sandbox errors (failed starts, retried or not) stored on the jobs of the last hour above
+# which /healthz says "degraded": a healthy host has none; a few come from a host that ran out
+# of processes for a moment, more mean something is wrong (docs/security.md).
+SANDBOX_ERRORS_DEGRADED = env_int("SANDBOX_ERRORS_DEGRADED", 10, minimum=0)
+
+# --- paths users may name --------------------------------------------------------------------
+# A Timing job's package folder and a base model's folder, typed into a page, must lie inside
+# one of these roots (codeopt_site/paths.py, docs/security.md "Paths from users"); anywhere
+# else the answer is one fixed message, whether the path exists or not. os.pathsep-separated.
+CODEOPT_PACKAGE_ROOTS = env_paths(
+    "CODEOPT_PACKAGE_ROOTS", [BASE_DIR / "problems" / "packs", VAR_DIR / "packages"]
+)
+CODEOPT_MODEL_ROOTS = env_paths("CODEOPT_MODEL_ROOTS", [VAR_DIR / "models"])
 
 # --- REST framework ---------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -187,15 +259,27 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "codeopt_site.paging.StrictLimitOffsetPagination",
     "PAGE_SIZE": 100,
     # Trainers written in Python send bare NaN/Infinity (json.dumps does): accept them.
     "STRICT_JSON": False,
+    "DEFAULT_PARSER_CLASSES": [
+        "codeopt_site.middleware.InputPolicyJSONParser",  # the API speaks JSON only
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "codeopt API",
     "DESCRIPTION": "Training runs and their per-step metrics.",
     "VERSION": "0.1.0",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # request bodies have their own components (no read-only fields in them)
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "codeopt_site.schema.document_errors",
+    ],
 }
 
 # --- auth, i18n, static -----------------------------------------------------------------------
@@ -236,3 +320,15 @@ try:
     LLMSettings.from_env()
 except ValueError as exc:
     raise ConfigError(str(exc)) from None
+
+# --- per-host calibration (workers/timing/calibration.py; docs/operations.md) ------------------
+# Seconds between two anchor calibrations of a timing worker (0: never calibrate). A factor
+# older than twice this is stale: the host stops taking scoring work.
+CODEOPT_ANCHOR_INTERVAL_S = env_int("CODEOPT_ANCHOR_INTERVAL_S", 600, minimum=0)
+# Max/min ratio of the per-anchor factors, in percent over 1 (100: 2.0x), past which a host's
+# factor is unstable (no single factor fits it) and the host stops taking scoring work.
+CODEOPT_ANCHOR_MAX_SPREAD_PCT = env_int("CODEOPT_ANCHOR_MAX_SPREAD_PCT", 100, minimum=1)
+# A factor within this many percent of 1 is the anchors' own noise, not a slower host, and
+# is not applied (one host of the shared 2-vCPU VM measured itself at 0.73-1.15): scoring
+# then divides by 1. 0 applies every factor.
+CODEOPT_ANCHOR_MIN_SHIFT_PCT = env_int("CODEOPT_ANCHOR_MIN_SHIFT_PCT", 35, minimum=0)

@@ -1,30 +1,58 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
+from django.urls import include, path, register_converter
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from codeopt_site.views import healthz
+from codeopt_site import inputs
+from codeopt_site.views import healthz, not_found
 from evaluations import views as evaluation_views
 from judges import views as judge_views
 from problems import views as problem_views
+from problems.api import ProblemViewSet
 from rewards import views as reward_views
 from runs import views as run_views
 from runs.api import RunViewSet
-from workers import views as worker_views
+from workers.api import SandboxFailureViewSet
+from workers.scoring.api import ScoringViewSet
+from workers.timing import views as timing_views
+from workers.training import views as training_views
+
+
+class IdConverter:
+    """A stored row's id in a path: digits a database key can hold (a longer number is a
+    404, not an overflow in the query)."""
+
+    regex = "[0-9]{1,19}"
+
+    def to_python(self, value: str) -> int:
+        if int(value) > inputs.MAX_ID:
+            raise ValueError(value)
+        return int(value)
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
 
 router = DefaultRouter()
-router.register("runs", RunViewSet, basename="run")
+router.register("runs", RunViewSet, basename="api-run")
+router.register("problems", ProblemViewSet, basename="api-problem")
+router.register("scoring", ScoringViewSet, basename="api-scoring")
+router.register("sandbox-failures", SandboxFailureViewSet, basename="api-sandbox-failure")
 
 urlpatterns = [
     path("", run_views.run_list, name="run-list"),
     path("runs/compare/", run_views.run_compare, name="run-compare"),
-    path("runs/<int:run_id>/", run_views.run_detail, name="run-detail"),
-    path("timing/", worker_views.timing_page, name="timing"),
-    path("timing/data.json", worker_views.timing_data, name="timing-data"),
-    path("training/", worker_views.training_page, name="training"),
-    path("runs/<int:run_id>/stop/", worker_views.training_stop, name="training-stop"),
-    path("runs/<int:run_id>/samples/", worker_views.run_samples, name="run-samples"),
+    path("runs/<id:run_id>/", run_views.run_detail, name="run-detail"),
+    path("runs/<id:run_id>/progress/", run_views.run_progress, name="run-progress"),
+    path("timing/", timing_views.timing_page, name="timing"),
+    path("timing/data.json", timing_views.timing_data, name="timing-data"),
+    path("timing/retry/<str:kind>/<str:job_id>/", timing_views.timing_retry, name="timing-retry"),
+    path("training/", training_views.training_page, name="training"),
+    path("runs/<id:run_id>/stop/", training_views.training_stop, name="training-stop"),
+    path("runs/<id:run_id>/samples/", training_views.run_samples, name="run-samples"),
     path("problems/", problem_views.problem_list, name="problem-list"),
     path("problems/<slug:slug>/", problem_views.problem_detail, name="problem-detail"),
     path("dataset/", problem_views.dataset_page, name="dataset"),
@@ -33,7 +61,7 @@ urlpatterns = [
     path("rewards/", reward_views.rewards_page, name="rewards"),
     path("rewards/simulations.json", reward_views.simulations_data, name="rewards-simulations"),
     path(
-        "rewards/configs/<int:config_id>/recommend/",
+        "rewards/configs/<id:config_id>/recommend/",
         reward_views.recommend,
         name="rewards-recommend",
     ),
@@ -42,12 +70,16 @@ urlpatterns = [
     path("evaluations/export.csv", evaluation_views.evaluations_csv, name="evaluations-csv"),
     path("judges/", judge_views.judges_page, name="judges"),
     path("judges/data.json", judge_views.judges_data, name="judges-data"),
-    path("judges/<int:batch_id>/", judge_views.batch_page, name="judge-batch"),
-    path("judges/pairs/<int:pair_id>/label/", judge_views.label_pair, name="judge-label"),
+    path("judges/<id:batch_id>/", judge_views.batch_page, name="judge-batch"),
+    path("judges/pairs/<id:pair_id>/label/", judge_views.label_pair, name="judge-label"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = not_found

@@ -1,8 +1,39 @@
+"""/healthz: up or down for anyone (a load balancer, a monitor); the details for signed-in
+users only, since they show the deployment (worker hostnames, queue depths, the sandbox's
+set-up, error texts)."""
+
+from __future__ import annotations
+
 from django.http import JsonResponse
+from django.views.defaults import page_not_found
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import AllowAny
 
-from workers.health import check_all
+from workers.process.health import check_all
 
 
+@extend_schema(
+    responses={
+        200: inline_serializer("Health", {"status": serializers.CharField()}),
+        503: inline_serializer("Unhealthy", {"status": serializers.CharField()}),
+    },
+    description="Up or down for anyone; signed in, the whole report.",
+)
+@api_view(["GET"])
+@permission_classes([AllowAny])
 def healthz(request):
-    healthy, report = check_all()
-    return JsonResponse({"ok": healthy, **report}, status=200 if healthy else 503)
+    """200 when the database, broker and channel layer work, 503 when one does not; signed in
+    (session or API token) the body is the whole report, otherwise only its `status`."""
+    signed_in = request.user.is_authenticated
+    healthy, report = check_all(details=signed_in)
+    body = {"ok": healthy, **report} if signed_in else {"status": report["status"]}
+    return JsonResponse(body, status=200 if healthy else 503)
+
+
+def not_found(request, exception=None):
+    """404: JSON under /api/ (what the schema documents), the HTML page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return page_not_found(request, exception)

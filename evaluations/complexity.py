@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluations.metrics import scaling_exponent
+from workers.execution.affinity import pinned_core
 from workers.execution.engine import Case, Program, collect_outputs
 from workers.execution.generate import run_generator
 from workers.execution.sandbox import Limits
@@ -61,9 +62,17 @@ def measure_scaling(
     workdir: Path | None = None,
 ) -> ScalingReport:
     """Exponents of Python `programs` ({name: source}) on the generator's inputs at
-    `fractions` of `size` (seeded by `seed`), the fastest of `repeats` runs at each size. A
-    program that fails or runs past `cap_s` has no point there, nor at any larger size.
-    ValueError when the generator fails."""
+    `fractions` of `size` (seeded by `seed`), the fastest of `repeats` runs at each size,
+    every run on one core (workers.execution.affinity). A program that fails or runs past
+    `cap_s` has no point there, nor at any larger size. The start-up cost is the empty
+    program's fastest run over all sizes. ValueError when the generator fails."""
+    with pinned_core():
+        return _measure_scaling(
+            programs, generator_code, size, seed, cap_s, repeats, fractions, workdir
+        )
+
+
+def _measure_scaling(programs, generator_code, size, seed, cap_s, repeats, fractions, workdir):
     sizes = growing_sizes(size, fractions)
     root = Path(tempfile.mkdtemp(prefix="codeopt-scaling-", dir=workdir))
     root.chmod(0o711)
@@ -98,7 +107,7 @@ def measure_scaling(
                         best[name] = math.inf
             for name, value in best.items():
                 costs[name].append(value)
-        startup = costs.pop("__startup__")[0]
+        startup = min(costs.pop("__startup__"))
         startup = startup if math.isfinite(startup) else 0.0
         return ScalingReport(
             sizes,

@@ -22,6 +22,10 @@ import numpy as np
 DEFAULT_TAUS = (100.0, 50.0, 30.0, 10.0)
 BOOTSTRAP_ROUNDS = 2000
 CONFIDENCE = 0.95
+MIN_PROBLEMS_FOR_INTERVALS = 10
+"""Fewer problems than this and the bootstrap interval over problems says little: k problems
+have only C(2k-1, k) distinct resamples (3 problems: 10; 1 problem: the point itself), and a
+percentile bootstrap covers well under its nominal 95% on a handful of values."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,22 @@ def p_tau(
         value = float(per_problem.mean()) if len(per_problem) else math.nan
         result[float(tau)] = Estimate(value, *bootstrap_interval(per_problem, seed=seed))
     return result
+
+
+def few_problems_warning(n_problems: int | None) -> str:
+    """The warning shown beside intervals over fewer than MIN_PROBLEMS_FOR_INTERVALS
+    problems; "" for enough problems (or none known yet)."""
+    if n_problems is None or n_problems >= MIN_PROBLEMS_FOR_INTERVALS:
+        return ""
+    if n_problems == 0:
+        return "No problem was scored: there is no interval."
+    distinct = math.comb(2 * n_problems - 1, n_problems)
+    noun = "problem" if n_problems == 1 else "problems"
+    return (
+        f"Only {n_problems} {noun}: the 95% intervals resample them and can take at most "
+        f"{distinct} distinct value{'' if distinct == 1 else 's'}, so they say little; "
+        f"evaluate on at least {MIN_PROBLEMS_FOR_INTERVALS} problems before trusting them."
+    )
 
 
 # -- win rate ---------------------------------------------------------------------------------
@@ -214,3 +234,63 @@ def complexity_improved(
     if program_exponent is None or not known:
         return None
     return program_exponent < float(np.median(known)) - margin
+
+
+# -- an evaluation's stored figures -----------------------------------------------------------
+
+
+def _share(values: list[bool | None]) -> dict:
+    known = [v for v in values if v is not None]
+    return {
+        "share": (sum(known) / len(known)) if known else None,
+        "count": sum(known),
+        "problems": len(known),
+    }
+
+
+def json_safe(value):
+    """`value` with every NaN and infinity replaced by None: PostgreSQL's jsonb refuses them."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
+def summarize(
+    outcomes: dict[str, list[SampleOutcome]],
+    reference_totals: dict[str, list[float]],
+    taus: list[float],
+    seed: int,
+    complexity: dict[str, dict | None],
+) -> dict:
+    """The stored figures of a scored evaluation (docs/metrics.md): `outcomes` {problem:
+    scored samples}, in the order the problems are reported; `reference_totals` {problem:
+    each reference's CPU seconds over the optimization tests}; `complexity` {problem: the
+    scaling exponents' report or None}. pτ's bootstrap is seeded by `seed`."""
+    slugs = list(outcomes)
+    estimates = p_tau([outcomes[slug] for slug in slugs], taus, seed=seed)
+    beats = {slug: beats_fastest_human(outcomes[slug], reference_totals[slug]) for slug in slugs}
+    per_problem = {}
+    for slug in slugs:
+        rows = outcomes[slug]
+        per_problem[slug] = {
+            "samples": len(rows),
+            "correct": sum(r.correct for r in rows),
+            "passes": {f"{tau:g}": sum(passes(r, tau) for r in rows) for tau in taus},
+            "median_cost_s": median_speed_cost(rows),
+            "beats_fastest_human": beats[slug],
+            "complexity": complexity.get(slug),
+        }
+    return {
+        "n_problems": len(slugs),
+        "p_tau": {f"{tau:g}": e.as_dict() for tau, e in estimates.items()},
+        "beats_fastest_human": _share([beats[s] for s in slugs]),
+        "complexity_improved": _share([(complexity.get(s) or {}).get("improved") for s in slugs]),
+        "fastest_human_complexity_improved": _share(
+            [(complexity.get(s) or {}).get("fastest_human_improved") for s in slugs]
+        ),
+        "per_problem": per_problem,
+    }

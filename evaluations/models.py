@@ -6,18 +6,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from codeopt_site.jobs import Job
 
-class Evaluation(models.Model):
+
+class Evaluation(Job):
     class Source(models.TextChoices):
         RUN = "run", "a run's checkpoint"
         MODEL = "model", "a base model"
         COMPLETIONS = "completions", "uploaded completions"
-
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="evaluations"
@@ -41,25 +37,22 @@ class Evaluation(models.Model):
     max_new_tokens = models.PositiveIntegerField(default=256)
     taus = models.JSONField(default=list)
     complexity = models.BooleanField(default=True, help_text="Measure scaling exponents.")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    stage = models.CharField(max_length=200, blank=True, default="")
-    worker = models.CharField(max_length=255, blank=True, default="")
-    progress_done = models.PositiveIntegerField(default=0)
-    progress_total = models.PositiveIntegerField(default=0)
     input_errors = models.JSONField(
         default=list, help_text="Upload lines left out: [{line, error}]."
     )
     results = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"evaluation {self.pk} ({self.name})"
+
+    @property
+    def queue(self) -> str:
+        """Its Celery queue: `timing` when it only scores uploaded programs (where programs
+        are timed), `gpu` when it generates (where models run)."""
+        return "timing" if self.source == self.Source.COMPLETIONS else "gpu"
 
 
 class EvaluationSample(models.Model):

@@ -7,9 +7,56 @@ import csv
 import io
 import math
 
+from codeopt_site import inputs
+from codeopt_site.jobs import heartbeats, shown_status
 from evaluations import metrics
 from evaluations.models import Evaluation
-from evaluations.services import outcomes_of
+
+SPLITS = ("test", "train", "all")
+"""In the order a default is chosen: the held-out problems first."""
+
+
+def split_counts() -> dict[str, int]:
+    """{split: problems an evaluation of it would score} (problems.loading)."""
+    from problems.loading import problems_per_split
+
+    return problems_per_split()
+
+
+def default_split(counts: dict[str, int]) -> str:
+    """The first split of SPLITS with problems to evaluate (test, the held-out problems,
+    when it has some); "test" when none has (a request then says so)."""
+    return next((split for split in SPLITS if counts.get(split)), SPLITS[0])
+
+
+def split_options(counts: dict[str, int], default: str) -> dict:
+    """What the forms offer for `split` (the Evaluations page's and a run page's): each
+    split with its problem count, the default, and why it is not test when it is not."""
+    note = ""
+    if not counts.get(default):
+        note = "No split has a built problem yet: run a dataset build (Dataset page) first."
+    elif default != SPLITS[0]:
+        note = (
+            f"The {SPLITS[0]} split has no built problem yet: {default} is chosen "
+            "instead (not held out from training)."
+        )
+    return {
+        "options": [(split, counts.get(split, 0)) for split in SPLITS],
+        "default": default,
+        "note": note,
+    }
+
+
+def outcomes_of(evaluation: Evaluation) -> dict[str, list[metrics.SampleOutcome]]:
+    """{problem slug: scored samples} of an evaluation."""
+    found: dict[str, list[metrics.SampleOutcome]] = {}
+    for slug, correct, percentile, cost in (
+        evaluation.samples.exclude(verdict="")
+        .order_by("problem__slug", "index")
+        .values_list("problem__slug", "correct", "speed_percentile", "cost_s")
+    ):
+        found.setdefault(slug, []).append(metrics.SampleOutcome(correct, percentile, cost))
+    return found
 
 
 def visible_evaluations(user):
@@ -22,12 +69,7 @@ def visible_evaluations(user):
 def chosen(user, raw: str, field: str) -> list[Evaluation]:
     """The evaluations named by `raw` ("3,1,2": that order), all visible to the user;
     ValueError naming `field` for text that is not numbers or an evaluation not visible."""
-    try:
-        ids = [int(part) for part in raw.replace(" ", "").split(",") if part]
-    except ValueError:
-        raise ValueError(
-            f"{field}: {raw!r} is not evaluation numbers separated by commas"
-        ) from None
+    ids = inputs.record_ids(field, raw)
     found = {e.pk: e for e in visible_evaluations(user).filter(pk__in=ids)}
     missing = [str(i) for i in ids if i not in found]
     if missing:
@@ -63,15 +105,30 @@ def headline(evaluation: Evaluation) -> dict:
         "fastest_human_complexity_improved",
     ):
         row[key] = (results.get(key) or {}).get("share")
+    row["interval_warning"] = (
+        metrics.few_problems_warning(results.get("n_problems"))
+        if evaluation.status == Evaluation.Status.DONE
+        else ""
+    )
     return row
 
 
-def list_rows(user, limit: int = 200) -> list[dict]:
-    """The newest evaluations the user can see: progress and headline figures."""
+def list_rows(user, limit: int = 200, run=None) -> list[dict]:
+    """The newest evaluations the user can see (of `run` only, when given): progress, what
+    a queued one waits for, and headline figures."""
+    from workers.queues import Queues
+
+    queues = Queues(user)
+    evaluations = visible_evaluations(user)
+    if run is not None:
+        evaluations = evaluations.filter(run=run)
     rows = []
-    for evaluation in visible_evaluations(user)[:limit]:
+    beats = heartbeats()
+    for evaluation in evaluations[:limit]:
         row = headline(evaluation)
+        shown, error = shown_status(evaluation, beats)  # a dead worker's: "lost"
         row.update(
+            status=shown,
             source=evaluation.get_source_display(),
             run=evaluation.run_id,
             step=evaluation.step,
@@ -80,12 +137,45 @@ def list_rows(user, limit: int = 200) -> list[dict]:
             stage=evaluation.stage,
             progress_done=evaluation.progress_done,
             progress_total=evaluation.progress_total,
-            error=evaluation.error,
+            progress_text=evaluation.progress_text,
+            waiting=(
+                queues.waiting_text(
+                    evaluation.queue, f"evaluation #{evaluation.pk}", evaluation.created_at
+                )
+                if evaluation.status == Evaluation.Status.QUEUED
+                else ""
+            ),
+            error=error,
             input_errors=evaluation.input_errors,
             owner=evaluation.owner.username,
         )
         rows.append(row)
     return rows
+
+
+def run_rows(user, run) -> dict:
+    """The run's evaluations for its page: {"taus": every τ shown (the defaults and any
+    asked for), "rows": list_rows with a cell per τ, each its value and 95% interval}."""
+    rows = list_rows(user, run=run)
+    taus = sorted(
+        {float(t) for r in rows for t in _taus_of(r)} | set(metrics.DEFAULT_TAUS), reverse=True
+    )
+    for row in rows:
+        row["cells"] = tau_cells(row, taus)
+    return {"taus": taus, "rows": rows}
+
+
+def _taus_of(row: dict) -> list[str]:
+    return [k[1:] for k in row if k.startswith("p") and k[1:].replace(".", "").isdigit()]
+
+
+def tau_cells(row: dict, taus: list[float]) -> list[dict]:
+    """A headline row's pτ per τ of `taus`: {value, low, high} (None where it has none)."""
+    cells = []
+    for tau in taus:
+        low, high = row.get(f"p{tau:g}_ci") or (None, None)
+        cells.append({"value": row.get(f"p{tau:g}"), "low": low, "high": high})
+    return cells
 
 
 def comparison(evaluations: list[Evaluation], tie_band: float = 0.05) -> dict:
@@ -99,20 +189,7 @@ def comparison(evaluations: list[Evaluation], tie_band: float = 0.05) -> dict:
         [None if a.pk == b.pk else win_rate(a, b, tie_band).as_dict() for b in done] for a in done
     ]
     rows = [headline(e) for e in evaluations]
-    table = [
-        {
-            **row,
-            "cells": [
-                {
-                    "value": row.get(f"p{tau:g}"),
-                    "low": (row.get(f"p{tau:g}_ci") or [None, None])[0],
-                    "high": (row.get(f"p{tau:g}_ci") or [None, None])[1],
-                }
-                for tau in taus
-            ],
-        }
-        for row in rows
-    ]
+    table = [{**row, "cells": tau_cells(row, taus)} for row in rows]
     return {
         "rows": rows,
         "table": table,

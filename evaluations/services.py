@@ -5,25 +5,21 @@ body). The figures come from evaluations.metrics; generation and scoring reuse t
 from __future__ import annotations
 
 import json
-import math
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 from django.db import transaction
-from django.utils import timezone
 
-from codeopt_site import jsonlines
-from codeopt_site.jobs import failure_recorded
-from evaluations import metrics
+from codeopt_site import inputs, jsonlines
+from codeopt_site.jobs import Progress, claim, enqueue, failure_recorded, finish
+from evaluations import metrics, running
 from evaluations.models import Evaluation, EvaluationSample
+from evaluations.reads import SPLITS, default_split, outcomes_of, split_counts
+from workers.execution.isolation import active_isolation
+from workers.execution.retries import counted
 
 MAX_SAMPLES = 200
-COMPLEXITY_MARGIN = 0.25
-"""A program scales better than the median human when its exponent is lower by more than
-this: exponents fitted over an 8x range of sizes move by about ±0.1 between runs here."""
-SPLITS = ("train", "test", "all")
 
 
 @dataclass
@@ -49,21 +45,8 @@ class EvaluationRequest:
 
 
 def _number(data: dict, key: str, kind, default, low=None, high=None):
-    raw = data.get(key)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = kind(raw)
-    except (TypeError, ValueError):
-        what = "an integer" if kind is int else "a number"
-        raise ValueError(f"{key}: {raw!r} is not {what}") from None
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{key}: must be a finite number")
-    if low is not None and value < low:
-        raise ValueError(f"{key}: must be at least {low}")
-    if high is not None and value > high:
-        raise ValueError(f"{key}: must be at most {high}")
-    return value
+    return inputs.number(key, data.get(key), low=low, high=high, default=default,
+                         whole=kind is int)  # fmt: skip
 
 
 def _taus(raw) -> list[float]:
@@ -84,6 +67,19 @@ def _taus(raw) -> list[float]:
             raise ValueError(f"taus: {value!r} is not in (0, 100]")
         taus.add(tau)
     return sorted(taus, reverse=True)
+
+
+def _no_problems(split: str, counts: dict[str, int]) -> str:
+    others = [f"{s} has {counts[s]}" for s in SPLITS if s != split and counts.get(s)]
+    if not others:
+        return (
+            "split: no problem of any split has stored reference runtimes yet; run a "
+            "dataset build (Dataset page)"
+        )
+    return (
+        f"split: no {split} problem has stored reference runtimes ({', '.join(others)}): "
+        "choose another split"
+    )
 
 
 def parse_completions(
@@ -126,14 +122,16 @@ def parse_completions(
 def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = None):
     """EvaluationRequest for `data` (form or CLI fields) and an optional upload (file name,
     text); ValueError naming the field at fault, before anything is written."""
+    from problems.loading import loaded_problems
     from runs.services import visible_runs
-    from workers.services import checkpoint_steps, loaded_problems
     from workers.training.policy import TINY
+    from workers.training.services import check_model, checkpoint_steps
 
     source = data.get("source") or ""
     if source not in Evaluation.Source.values:
         raise ValueError(f"source: {source!r} is not one of {', '.join(Evaluation.Source.values)}")
-    split = data.get("split") or "test"
+    counts = split_counts()
+    split = data.get("split") or default_split(counts)
     if split not in SPLITS:
         raise ValueError(f"split: {split!r} is not one of {', '.join(SPLITS)}")
     asked = data.get("problems") or []
@@ -148,9 +146,7 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
         )
     slugs = sorted(asked or available)
     if not slugs:
-        raise ValueError(
-            f"split: no {split} problem has stored reference runtimes; run a dataset build"
-        )
+        raise ValueError(_no_problems(split, counts))
     request = EvaluationRequest(
         source=source,
         name=(data.get("name") or "").strip(),
@@ -184,9 +180,7 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
         request.name = request.name or f"{run.name} step {step}"
     elif source == Evaluation.Source.MODEL:
         model = (data.get("model") or "").strip() or TINY
-        if model != TINY and not (Path(model) / "config.json").is_file():
-            raise ValueError(f"model: {model!r} is neither 'tiny' nor a local model folder")
-        request.model = model
+        request.model = check_model(model)
         request.name = request.name or f"{Path(model).name or model} (base)"
     else:
         if upload is None:
@@ -204,6 +198,11 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
         request.completions_file = file_name
         request.problem_slugs = sorted({c["problem"] for c in kept})
         per_problem = max(sum(c["problem"] == s for c in kept) for s in request.problem_slugs)
+        if per_problem > MAX_SAMPLES:
+            raise inputs.InputError(
+                "completions",
+                f"{per_problem:,} completions of one problem; at most {MAX_SAMPLES} per problem",
+            )
         request.n = per_problem
         request.name = request.name or f"upload {file_name}"
     return request
@@ -213,7 +212,6 @@ def do_create_evaluation(owner, team, request: EvaluationRequest, queue: bool = 
     """The Evaluation row (and an upload's samples, not scored yet); with `queue`, the task
     goes to the `gpu` queue when it generates, to `timing` when it only scores."""
     from problems.models import Problem
-    from workers.tasks import evaluate
 
     with transaction.atomic():
         evaluation = Evaluation.objects.create(
@@ -250,337 +248,66 @@ def do_create_evaluation(owner, team, request: EvaluationRequest, queue: bool = 
                 for c in request.completions
             )
         if queue:
-            where = "timing" if request.source == Evaluation.Source.COMPLETIONS else "gpu"
-            transaction.on_commit(lambda: evaluate.apply_async((evaluation.pk,), queue=where))
+            _queue(evaluation)
     return evaluation
+
+
+def _queue(evaluation: Evaluation) -> None:
+    """The task on `timing` when it only scores uploaded programs, on `gpu` when it
+    generates, once the transaction commits."""
+    enqueue("workers.evaluate", evaluation.pk, queue=evaluation.queue)
+
+
+def do_retry_evaluation(evaluation: Evaluation) -> int:
+    """Queue a failed evaluation again (it starts over: do_run_evaluation); 1 if it was
+    still failed, 0 if another retry took it meanwhile."""
+    queued = Evaluation.objects.filter(pk=evaluation.pk, status=Evaluation.Status.FAILED).update(
+        status=Evaluation.Status.QUEUED, error="", stage="", finished_at=None, results=None
+    )
+    _queue(evaluation)
+    return queued
 
 
 # -- running ---------------------------------------------------------------------------------
 
 
-class _Progress:
-    """Progress on the row (the page polls it) and to `on_progress(done, total, stage)`."""
-
-    def __init__(self, evaluation: Evaluation, total: int, on_progress=None):
-        self.pk = evaluation.pk
-        self.done, self.total, self.text = 0, total, ""
-        self.on_progress = on_progress
-        Evaluation.objects.filter(pk=self.pk).update(progress_done=0, progress_total=total)
-
-    def _tell(self) -> None:
-        if self.on_progress is not None:
-            self.on_progress(self.done, self.total, self.text)
-
-    def stage(self, text: str) -> None:
-        self.text = text[:200]
-        Evaluation.objects.filter(pk=self.pk).update(stage=self.text)
-        self._tell()
-
-    def advance(self, by: int) -> None:
-        self.done += by
-        Evaluation.objects.filter(pk=self.pk).update(progress_done=self.done)
-        self._tell()
-
-
-@dataclass
-class EvalProblem:
-    slug: str
-    problem_id: int
-    prompt: str  # as the evaluated run was prompted (with its baseline program, if it was)
-    scoring: object  # workers.training.scoring.ScoringProblem
-    loaded: object  # rewards.services.LoadedProblem: reference names, optimization tests
-
-
-def evaluation_problems(evaluation: Evaluation, folder: Path) -> list[EvalProblem]:
-    """The evaluation's problems with their tests written under `folder`."""
-    from workers.services import loaded_problems, scoring_problem, slowest_reference
-    from workers.training.rollout import make_prompt
-
-    run_config = json.loads(evaluation.run.config) if evaluation.run else {}
-    with_baseline = bool(run_config.get("baseline_program"))
-    split = "" if evaluation.split == "all" else evaluation.split
-    found = []
-    for item in loaded_problems(split, evaluation.problem_slugs):
-        (folder / item.slug).mkdir(parents=True, exist_ok=True)
-        problem, scoring = scoring_problem(item, folder / item.slug)
-        baseline = slowest_reference(problem, item) if with_baseline else None
-        prompt = make_prompt(problem.statement or problem.title, baseline)
-        found.append(EvalProblem(item.slug, problem.pk, prompt, scoring, item))
-    return found
-
-
-def _generate(evaluation: Evaluation, problems: list[EvalProblem], progress: _Progress) -> None:
-    """n samples per problem from the checkpoint or base model, stored unscored."""
-    import torch
-
-    from workers.services import checkpoint_steps
-    from workers.training.policy import load_checkpoint, load_policy
-    from workers.training.rollout import sample_groups
-
-    if evaluation.source == Evaluation.Source.RUN:
-        kept = checkpoint_steps(evaluation.run.training)
-        if evaluation.step not in kept:  # the run went on and replaced it meanwhile
-            raise ValueError(
-                f"step: run {evaluation.run_id} no longer has its checkpoint at step "
-                f"{evaluation.step} (it keeps {', '.join(str(k) for k in sorted(kept))})"
-            )
-        folder = kept[evaluation.step]
-        seed = json.loads(evaluation.run.config).get("seed", 0)
-        model, tokenizer = load_checkpoint(evaluation.model, folder, seed)
-    else:
-        corpus = _reference_corpus(evaluation.problem_slugs)
-        model, tokenizer = load_policy(evaluation.model, corpus, seed=evaluation.seed)
-    for position, item in enumerate(problems):
-        progress.stage(f"generating {item.slug} ({position + 1}/{len(problems)})")
-        torch.manual_seed(evaluation.seed * 100_003 + position)
-        samples = sample_groups(
-            model,
-            tokenizer,
-            [item.prompt],
-            evaluation.n,
-            max_new_tokens=evaluation.max_new_tokens,
-            temperature=evaluation.temperature,
-        )
-        EvaluationSample.objects.bulk_create(
-            EvaluationSample(
-                evaluation=evaluation,
-                problem_id=item.problem_id,
-                index=index,
-                completion=sample.text,
-                program=sample.program or "",
-            )
-            for index, sample in enumerate(samples)
-        )
-        progress.advance(evaluation.n)
-
-
-def _reference_corpus(slugs: list[str]) -> list[str]:
-    """What the tiny model's tokenizer is trained on: the problems' statements and programs."""
-    from problems.models import Problem, ReferenceSolution
-
-    texts = list(Problem.objects.filter(slug__in=slugs).values_list("statement", flat=True))
-    texts += list(
-        ReferenceSolution.objects.filter(problem__slug__in=slugs, language="python").values_list(
-            "code", flat=True
-        )
-    )
-    return texts
-
-
-def _score(evaluation: Evaluation, problems: list[EvalProblem], progress: _Progress) -> None:
-    from rewards.engine import RewardConfig
-    from workers.training.scoring import score_group
-
-    for item in problems:
-        rows = list(evaluation.samples.filter(problem_id=item.problem_id).order_by("index"))
-        if not rows:
-            continue
-        progress.stage(f"scoring {item.slug}: {len(rows)} programs")
-        scores = score_group(
-            [row.program or None for row in rows], item.scoring, RewardConfig(name="evaluation")
-        )
-        for row, score in zip(rows, scores, strict=True):
-            row.verdict, row.correct = score.verdict, score.correct
-            row.speed_percentile = score.speed_percentile
-            row.cost_s = (
-                sum(math.inf if c is None else c for c in score.costs) if score.correct else None
-            )
-        EvaluationSample.objects.bulk_update(
-            rows, ["verdict", "correct", "speed_percentile", "cost_s"]
-        )
-        progress.advance(len(rows))
-
-
-def outcomes_of(evaluation: Evaluation) -> dict[str, list[metrics.SampleOutcome]]:
-    """{problem slug: scored samples} of an evaluation."""
-    found: dict[str, list[metrics.SampleOutcome]] = {}
-    for slug, correct, percentile, cost in (
-        evaluation.samples.exclude(verdict="")
-        .order_by("problem__slug", "index")
-        .values_list("problem__slug", "correct", "speed_percentile", "cost_s")
-    ):
-        found.setdefault(slug, []).append(metrics.SampleOutcome(correct, percentile, cost))
-    return found
-
-
-def _reference_totals(item: EvalProblem) -> dict[str, float]:
-    """Each reference's stored CPU seconds summed over the optimization tests (inf when it
-    timed out on one, nan when a runtime is missing)."""
-    costs = item.loaded.runtimes.reference_costs
-    return {name: float(np.sum(costs[i])) for i, name in enumerate(item.loaded.references)}
-
-
-def _complexity(evaluation: Evaluation, item: EvalProblem) -> dict | None:
-    """Exponents of the problem's fastest correct sample and its Python references on its
-    first generated optimization test's generator; None when there is nothing to fit."""
-    from evaluations.complexity import measure_scaling
-    from problems.models import ProblemTest, ReferenceSolution
-
-    best = (
-        evaluation.samples.filter(problem_id=item.problem_id, correct=True, cost_s__isnull=False)
-        .order_by("cost_s", "index")
-        .first()
-    )
-    if best is not None and not math.isfinite(best.cost_s):
-        best = None  # every correct sample ran past the cap: nothing to fit
-    test = (
-        ProblemTest.objects.filter(
-            pk__in=item.loaded.test_ids, generator__isnull=False, size__isnull=False
-        )
-        .select_related("generator")
-        .order_by("name")
-        .first()
-    )
-    if test is None:
-        return None
-    references = dict(
-        ReferenceSolution.objects.filter(
-            problem_id=item.problem_id, name__in=item.loaded.references, language="python"
-        ).values_list("name", "code")
-    )
-    totals = _reference_totals(item)
-    finite = {name: total for name, total in totals.items() if math.isfinite(total)}
-    # the references are measured even without a sample: the fastest humans' share must not
-    # depend on whether the model solved the problem
-    programs = {**({"sample": best.program} if best else {}), **references}
-    if not programs:
-        return None
-    report = measure_scaling(
-        programs,
-        test.generator.code,
-        test.size,
-        test.seed or 0,
-        cap_s=item.scoring.cap_s,
-    )
-    reference_exponents = [report.exponents.get(name) for name in references]
-    fastest = min(finite, key=finite.get) if finite else None
-    improved = metrics.complexity_improved(
-        report.exponents.get("sample"), reference_exponents, COMPLEXITY_MARGIN
-    )
-    if improved is None and any(e is not None for e in reference_exponents):
-        improved = False  # no fitted sample: not improved (the same problems as the humans')
-    return {
-        "sample_index": best.index if best else None,
-        "sample_exponent": report.exponents.get("sample"),
-        "reference_exponents": {name: report.exponents.get(name) for name in references},
-        "median_reference_exponent": (
-            float(np.median([e for e in reference_exponents if e is not None]))
-            if any(e is not None for e in reference_exponents)
-            else None
-        ),
-        "fastest_reference": fastest,
-        "improved": improved,
-        "fastest_human_improved": (
-            metrics.complexity_improved(
-                report.exponents.get(fastest), reference_exponents, COMPLEXITY_MARGIN
-            )
-            if fastest in references
-            else None
-        ),
-        "scaling": report.as_dict(),
-    }
-
-
-def _share(values: list[bool | None]) -> dict:
-    known = [v for v in values if v is not None]
-    return {
-        "share": (sum(known) / len(known)) if known else None,
-        "count": sum(known),
-        "problems": len(known),
-    }
-
-
-def json_safe(value):
-    """`value` with every NaN and infinity replaced by None: PostgreSQL's jsonb refuses them."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(v) for v in value]
-    return value
-
-
-def summarize(
-    evaluation: Evaluation, items: list[EvalProblem], complexity: dict[str, dict | None]
-) -> dict:
-    """The stored figures of a scored evaluation (docs/metrics.md)."""
-    outcomes = outcomes_of(evaluation)
-    slugs = [item.slug for item in items if item.slug in outcomes]
-    samples = [outcomes[slug] for slug in slugs]
-    estimates = metrics.p_tau(samples, evaluation.taus, seed=evaluation.seed)
-    beats = {
-        item.slug: metrics.beats_fastest_human(
-            outcomes[item.slug], list(_reference_totals(item).values())
-        )
-        for item in items
-        if item.slug in outcomes
-    }
-    per_problem = {}
-    for slug in slugs:
-        rows = outcomes[slug]
-        per_problem[slug] = {
-            "samples": len(rows),
-            "correct": sum(r.correct for r in rows),
-            "passes": {
-                f"{tau:g}": sum(metrics.passes(r, tau) for r in rows) for tau in evaluation.taus
-            },
-            "median_cost_s": metrics.median_speed_cost(rows),
-            "beats_fastest_human": beats[slug],
-            "complexity": complexity.get(slug),
-        }
-    return {
-        "n_problems": len(slugs),
-        "p_tau": {f"{tau:g}": e.as_dict() for tau, e in estimates.items()},
-        "beats_fastest_human": _share([beats[s] for s in slugs]),
-        "complexity_improved": _share([(complexity.get(s) or {}).get("improved") for s in slugs]),
-        "fastest_human_complexity_improved": _share(
-            [(complexity.get(s) or {}).get("fastest_human_improved") for s in slugs]
-        ),
-        "per_problem": per_problem,
-    }
-
-
 def do_run_evaluation(evaluation_id: int, worker: str = "", on_progress=None) -> str:
     """The task body: generate (checkpoint or base model), score, fit exponents, summarize.
     A re-delivered evaluation starts over from the upload or from generation."""
+    if claim(Evaluation, evaluation_id, worker, stage="loading problems") is None:
+        return Evaluation.objects.get(pk=evaluation_id).status  # delivered again after it ended
     evaluation = Evaluation.objects.select_related("run").get(pk=evaluation_id)
-    if evaluation.status in (Evaluation.Status.DONE, Evaluation.Status.FAILED):
-        return evaluation.status
-    Evaluation.objects.filter(pk=evaluation.pk).update(
-        status=Evaluation.Status.RUNNING,
-        started_at=timezone.now(),
-        stage="loading problems",
-        worker=worker,
-    )
     generating = evaluation.source != Evaluation.Source.COMPLETIONS
-    with failure_recorded(Evaluation.objects.filter(pk=evaluation.pk)):
+    with failure_recorded(Evaluation.objects.filter(pk=evaluation.pk)), counted() as sandbox:
         if generating:
             evaluation.samples.all().delete()
         else:
             evaluation.samples.update(verdict="", correct=False, speed_percentile=None, cost_s=None)
         with tempfile.TemporaryDirectory(prefix="codeopt-eval-") as folder:
-            items = evaluation_problems(evaluation, Path(folder))
+            items = running.evaluation_problems(evaluation, Path(folder))
             count = len(items) * evaluation.n if generating else evaluation.samples.count()
-            progress = _Progress(
+            progress = Progress(
                 evaluation,
                 (count if generating else 0) + count + (len(items) if evaluation.complexity else 0),
                 on_progress,
             )
             if generating:
-                _generate(evaluation, items, progress)
-            _score(evaluation, items, progress)
+                running.generate(evaluation, items, progress)
+            running.score(evaluation, items, progress)
             complexity: dict[str, dict | None] = {}
             if evaluation.complexity:
                 for item in items:
                     progress.stage(f"scaling exponents of {item.slug}")
-                    complexity[item.slug] = _complexity(evaluation, item)
+                    complexity[item.slug] = running.complexity_of(evaluation, item)
                     progress.advance(1)
-            results = json_safe(summarize(evaluation, items, complexity))
-    Evaluation.objects.filter(pk=evaluation.pk).update(
-        status=Evaluation.Status.DONE,
-        stage="done",
-        results=results,
-        finished_at=timezone.now(),
-    )
-    return Evaluation.Status.DONE
+            outcomes = outcomes_of(evaluation)
+            figures = metrics.summarize(
+                {item.slug: outcomes[item.slug] for item in items if item.slug in outcomes},
+                {item.slug: list(running.reference_totals(item).values()) for item in items},
+                evaluation.taus,
+                evaluation.seed,
+                complexity,
+            )
+            results = metrics.json_safe(figures)
+            results["sandbox"] = {"isolation": active_isolation().kind, **sandbox.as_dict()}
+    return finish(evaluation, stage="done", results=results)

@@ -18,7 +18,6 @@ FORM_FIELDS = (
 DEFAULTS = {
     "source": "run",
     "model": "tiny",
-    "split": "test",
     "n": "20",
     "temperature": "1.0",
     "seed": "0",
@@ -30,9 +29,12 @@ DEFAULTS = {
 @login_required
 def evaluations_page(request):
     from runs.services import check_team_for_new_run, user_teams, visible_runs
-    from workers.services import checkpoint_steps
+    from workers.training.services import checkpoint_steps
 
-    error, values = "", {**DEFAULTS, "run": request.GET.get("run", "")}
+    counts = reads.split_counts()
+    default_split = reads.default_split(counts)
+    error = ""
+    values = {**DEFAULTS, "split": default_split, "run": request.GET.get("run", "")}
     if request.method == "POST":
         values = {name: request.POST.get(name, "") for name in FORM_FIELDS}
         values["complexity"] = request.POST.get("complexity") == "on"
@@ -45,6 +47,12 @@ def evaluations_page(request):
             run_team = request_.run.team if request_.run is not None else None
             team = check_team_for_new_run(request.user, values["team"] or None, run_team)
             evaluation = services.do_create_evaluation(request.user, team, request_)
+            if request.POST.get("back") == "run" and request_.run is not None:
+                # started from the run's page: follow it there
+                return redirect(
+                    reverse("run-detail", args=[request_.run.pk])
+                    + f"#run-evaluation-{evaluation.pk}"
+                )
             return redirect(reverse("evaluations") + f"#evaluation-{evaluation.pk}")
         except ValueError as exc:
             error = str(exc)
@@ -70,6 +78,7 @@ def evaluations_page(request):
         {
             "error": error,
             "values": values,
+            "splits": reads.split_options(counts, default_split),
             "runs": runs,
             "teams": user_teams(request.user),
             "compare": compare,

@@ -1,6 +1,7 @@
 """The LLM judge: any OpenAI-compatible chat-completions endpoint (a vLLM server running an
 open model such as GPT-OSS-120B, or a hosted API), through the `openai` client, which
-retries 429, 5xx and timeouts with exponential backoff. Plain Python, no Django.
+retries 429, 5xx and timeouts with exponential backoff (judges/endpoint.py, shared with the
+generator writer). Plain Python, no Django.
 
 Blind: the two programs are shown as "Program A" and "Program B" in an order drawn per pair,
 with their measured times and the problem statement, never a model, run or evaluation name.
@@ -12,62 +13,31 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
-import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from judges.categories import CATEGORIES, DEFINITIONS
+from judges.endpoint import EndpointSettings, EnvReader, ask, make_client, map_concurrently
 
 PROMPT_VERSION = "speedup-source-v1"
 
 
 @dataclass(frozen=True)
-class LLMSettings:
-    base_url: str
-    model: str
-    api_key: str = "none"
-    timeout_s: float = 120.0
-    max_retries: int = 4  # the client's retries of 429, 5xx, timeouts and lost connections
-    invalid_retries: int = 2  # re-asks after a reply that is not the JSON asked for
-    concurrency: int = 4  # requests in flight at once
+class LLMSettings(EndpointSettings):
     price_input_per_mtok: float = 0.0  # currency units per million prompt tokens
     price_output_per_mtok: float = 0.0
 
     @classmethod
     def from_env(cls, environ=None) -> LLMSettings | None:
         """From JUDGE_LLM_* variables; None when no endpoint is configured."""
-        env = os.environ if environ is None else environ
-        base_url = env.get("JUDGE_LLM_BASE_URL", "").strip()
-        if not base_url:
+        read = EnvReader(environ, ("JUDGE_LLM_",))
+        endpoint = cls.endpoint_from_env(read)
+        if endpoint is None:
             return None
-        model = env.get("JUDGE_LLM_MODEL", "").strip()
-        if not model:
-            raise ValueError("JUDGE_LLM_MODEL: required when JUDGE_LLM_BASE_URL is set")
-
-        def number(name: str, kind, default):
-            raw = env.get(name, "").strip()
-            if not raw:
-                return default
-            try:
-                value = kind(raw)
-            except ValueError:
-                raise ValueError(f"{name}: {raw!r} is not a number") from None
-            if value < 0:
-                raise ValueError(f"{name}: must be >= 0")
-            return value
-
         return cls(
-            base_url=base_url,
-            model=model,
-            api_key=env.get("JUDGE_LLM_API_KEY", "").strip() or "none",
-            timeout_s=number("JUDGE_LLM_TIMEOUT_S", float, 120.0),
-            max_retries=number("JUDGE_LLM_MAX_RETRIES", int, 4),
-            invalid_retries=number("JUDGE_LLM_INVALID_RETRIES", int, 2),
-            concurrency=max(1, number("JUDGE_LLM_CONCURRENCY", int, 4)),
-            price_input_per_mtok=number("JUDGE_LLM_PRICE_INPUT_PER_MTOK", float, 0.0),
-            price_output_per_mtok=number("JUDGE_LLM_PRICE_OUTPUT_PER_MTOK", float, 0.0),
+            **endpoint,
+            price_input_per_mtok=read.number("PRICE_INPUT_PER_MTOK", float, 0.0),
+            price_output_per_mtok=read.number("PRICE_OUTPUT_PER_MTOK", float, 0.0),
         )
 
 
@@ -177,58 +147,42 @@ def parse_reply(text: str) -> dict:
 
 class LLMJudge:
     def __init__(self, settings: LLMSettings, seed: int = 0):
-        from openai import OpenAI
-
         self.settings = settings
         self.seed = seed
-        self.client = OpenAI(
-            base_url=settings.base_url,
-            api_key=settings.api_key,
-            timeout=settings.timeout_s,
-            max_retries=settings.max_retries,
-        )
+        self.client = make_client(settings)
 
     def judge(self, pair: PairText) -> LLMResult:
         """One pair; never raises for the endpoint's or the reply's faults (see `error`)."""
-        from openai import OpenAIError
-
         rng = random.Random(f"{self.seed}:{pair.content_key(self.settings.model)}")
         baseline_first = rng.random() < 0.5
-        messages = build_messages(pair, baseline_first)
-        result = LLMResult(category=None, baseline_shown_as="A" if baseline_first else "B")
-        started = time.monotonic()
-        try:
-            for _ in range(1 + self.settings.invalid_retries):
-                result.attempts += 1
-                response = self.client.chat.completions.create(
-                    model=self.settings.model,
-                    messages=messages,
-                    temperature=0,
-                    response_format={"type": "json_object"},
-                )
-                usage = response.usage
-                if usage is not None:
-                    result.input_tokens += usage.prompt_tokens or 0
-                    result.output_tokens += usage.completion_tokens or 0
-                text = (response.choices[0].message.content or "") if response.choices else ""
-                result.raw.append(text[:4000])
-                try:
-                    fields = parse_reply(text)
-                except ValueError as exc:
-                    result.error = f"invalid reply: {exc}"
-                    continue
-                result.category = fields["category"]
-                result.secondary = fields["secondary"]
-                result.rationale = fields["rationale"]
-                result.confidence = fields["confidence"]
-                if fields["faster"] is not None:
-                    optimized_label = "B" if baseline_first else "A"
-                    result.found_faster = fields["faster"] == optimized_label
-                result.error = ""
-                break
-        except OpenAIError as exc:
-            result.error = f"{type(exc).__name__}: {exc}"[:2000]
-        result.latency_s = time.monotonic() - started
+        exchange = ask(
+            self.client,
+            self.settings.model,
+            build_messages(pair, baseline_first),
+            parse_reply,
+            invalid_retries=self.settings.invalid_retries,
+            temperature=0,
+            response_format={"type": "json_object"},
+        )
+        result = LLMResult(
+            category=None,
+            baseline_shown_as="A" if baseline_first else "B",
+            error=exchange.error,
+            latency_s=exchange.latency_s,
+            input_tokens=exchange.input_tokens,
+            output_tokens=exchange.output_tokens,
+            attempts=exchange.attempts,
+            raw=exchange.replies,
+        )
+        fields = exchange.value
+        if fields is not None:
+            result.category = fields["category"]
+            result.secondary = fields["secondary"]
+            result.rationale = fields["rationale"]
+            result.confidence = fields["confidence"]
+            if fields["faster"] is not None:
+                optimized_label = "B" if baseline_first else "A"
+                result.found_faster = fields["faster"] == optimized_label
         result.cost = (
             result.input_tokens * self.settings.price_input_per_mtok
             + result.output_tokens * self.settings.price_output_per_mtok
@@ -237,13 +191,11 @@ class LLMJudge:
 
     def judge_many(self, pairs: list[PairText], on_done=None) -> list[LLMResult]:
         """Every pair, at most `concurrency` requests in flight; results in pair order."""
-        results: list[LLMResult | None] = [None] * len(pairs)
 
-        def one(index: int) -> None:
-            results[index] = self.judge(pairs[index])
+        def one(index: int) -> LLMResult:
+            result = self.judge(pairs[index])
             if on_done is not None:
-                on_done(index, results[index])
+                on_done(index, result)
+            return result
 
-        with ThreadPoolExecutor(max_workers=self.settings.concurrency) as pool:
-            list(pool.map(one, range(len(pairs))))
-        return results
+        return map_concurrently(one, range(len(pairs)), self.settings.concurrency)

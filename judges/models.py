@@ -6,18 +6,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from codeopt_site.jobs import Job
 from judges.categories import CATEGORIES
 
 CATEGORY_CHOICES = [(c, c) for c in CATEGORIES]
 
 
-class JudgeBatch(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
-
+class JudgeBatch(Job):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="judge_batches"
     )
@@ -43,14 +38,7 @@ class JudgeBatch(models.Model):
     judges = models.JSONField(default=list, help_text='["analyzer"], ["llm"] or both.')
     llm_model = models.CharField(max_length=200, blank=True, default="")
     tie_band = models.FloatField(default=0.05)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    stage = models.CharField(max_length=200, blank=True, default="")
-    progress_done = models.PositiveIntegerField(default=0)
-    progress_total = models.PositiveIntegerField(default=0)
     input_errors = models.JSONField(default=list)
-    error = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -74,6 +62,12 @@ class JudgePair(models.Model):
     optimized_s = models.FloatField(null=True, blank=True)
     baseline_exponent = models.FloatField(null=True, blank=True)
     optimized_exponent = models.FloatField(null=True, blank=True)
+    true_category = models.CharField(
+        max_length=30,
+        blank=True,
+        default="",
+        help_text="The ground truth, when the pairs file has one (its `category`).",
+    )
     kind = models.CharField(max_length=14, choices=Kind.choices)
 
     class Meta:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import difflib
 
+from django.core.paginator import Paginator
 from django.db.models import Count
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
+from codeopt_site.jobs import heartbeats, shown_status
 from judges.categories import CATEGORIES, PAPER_SHARES
 from judges.models import JudgeBatch, JudgePair, Judgment
 
@@ -26,17 +28,18 @@ def visible_batches(user):
 def batch_rows(user, limit: int = 200) -> list[dict]:
     """The newest batches the user can see, with their progress (polled by the page)."""
     batches = visible_batches(user).annotate(pair_count=Count("pairs"))[:limit]
+    beats = heartbeats()
     return [
         {
             "id": b.pk,
             "name": b.name,
-            "status": b.status,
+            "status": shown_status(b, beats)[0],
             "stage": b.stage,
             "judges": b.judges,
             "progress_done": b.progress_done,
             "progress_total": b.progress_total,
             "pairs": b.pair_count,
-            "error": b.error,
+            "error": shown_status(b, beats)[1],
             "created_at": b.created_at.isoformat(),
         }
         for b in batches
@@ -200,3 +203,52 @@ def side_by_side(baseline: str, optimized: str) -> list[dict]:
 
 def highlight_css() -> str:
     return _FORMATTER.get_style_defs(".diff .code")
+
+
+PAIRS_PER_PAGE = 10
+
+
+def review_page(batch: JudgeBatch, filters: dict, number: int, corrected: int | None = None):
+    """(page, rows) of the diff review: the filtered pairs, PAIRS_PER_PAGE a page, each row
+    with its side-by-side diff and ground truth; the pair just `corrected` stays in view
+    (first, marked left_filter) though its new label no longer matches the filter."""
+    page = Paginator(pair_rows(batch, filters), PAIRS_PER_PAGE).get_page(number)
+    rows = list(page.object_list)
+    if corrected and all(r["pair"] != corrected for r in rows):
+        rows[:0] = [{**r, "left_filter": True} for r in pair_rows(batch) if r["pair"] == corrected]
+    pairs = {p.pk: p for p in batch.pairs.filter(pk__in=[r["pair"] for r in rows])}
+    for row in rows:
+        pair = pairs[row["pair"]]
+        row["diff"] = side_by_side(pair.baseline, pair.optimized)
+        row["truth"] = pair.true_category
+    return page, rows
+
+
+def against_truth(batch: JudgeBatch) -> list[dict]:
+    """For each judge, over the judged pairs that carry a ground truth (`true_category`):
+    its accuracy and the confusion matrix (rows: the truth, columns: the judge's category).
+    [] when the batch has no ground truth."""
+    index = {c: k for k, c in enumerate(CATEGORIES)}
+    rows = (
+        Judgment.objects.filter(pair__batch=batch, pair__kind__in=JUDGED_KINDS)
+        .exclude(pair__true_category="")
+        .exclude(category="")
+        .values_list("judge", "pair__true_category", "category")
+    )
+    by_judge: dict[str, list[tuple[str, str]]] = {}
+    for judge, truth, category in rows:
+        by_judge.setdefault(judge, []).append((truth, category))
+    found = []
+    for judge in JUDGE_ORDER:
+        pairs = by_judge.get(judge)
+        if not pairs:
+            continue
+        matrix = [[0] * len(CATEGORIES) for _ in CATEGORIES]
+        for truth, category in pairs:
+            matrix[index[truth]][index[category]] += 1
+        right = sum(truth == category for truth, category in pairs)
+        found.append(
+            {"judge": judge, "pairs": len(pairs), "correct": right,
+             "accuracy": right / len(pairs), "matrix": matrix}
+        )  # fmt: skip
+    return found

@@ -4,13 +4,15 @@ correct its category."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import Http404, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from codeopt_site import jsonlines
+from codeopt_site import inputs, jsonlines
 from judges import reads, services
 from judges.categories import CATEGORIES, DEFINITIONS
 from judges.llm import LLMSettings
@@ -83,11 +85,13 @@ def judges_data(request):
 def batch_page(request, batch_id: int):
     batch = _batch(request.user, batch_id)
     filters = {k: request.GET.get(k, "").strip() for k in ("problem", "category", "judge")}
-    rows = reads.pair_rows(batch, filters)
-    pairs = {p.pk: p for p in batch.pairs.filter(pk__in=[r["pair"] for r in rows])}
-    for row in rows:
-        pair = pairs[row["pair"]]
-        row["diff"] = reads.side_by_side(pair.baseline, pair.optimized)
+    page, rows = reads.review_page(
+        batch,
+        filters,
+        inputs.number("page", request.GET.get("page"), low=1, high=None, default=1, whole=True),
+        corrected=inputs.record_id("corrected", request.GET.get("corrected")),
+    )
+    query = {k: v for k, v in filters.items() if v}
     return render(
         request,
         "judges/batch.html",
@@ -98,7 +102,15 @@ def batch_page(request, batch_id: int):
             "problems": sorted(set(batch.pairs.values_list("problem_slug", flat=True))),
             "categories": CATEGORIES,
             "judge_names": ("analyzer", "llm", "human"),
-            "chart": {"breakdown": reads.breakdown(batch), "agreement": reads.agreement(batch)},
+            "page": page,
+            "matching": page.paginator.count,
+            "filter_query": urlencode(query),
+            "here": urlencode({**query, "page": page.number}),
+            "chart": {
+                "breakdown": reads.breakdown(batch),
+                "agreement": reads.agreement(batch),
+                "truth": reads.against_truth(batch),
+            },
             "css": reads.highlight_css(),
         },
     )
@@ -116,4 +128,8 @@ def label_pair(request, pair_id: int):
         )
     except ValueError as exc:
         return JsonResponse({"error": str(exc)}, status=400)
-    return redirect(reverse("judge-batch", args=[pair.batch_id]) + f"#pair-{pair.pk}")
+    # back to the same filters and page: only a query string is taken from the form
+    kept = QueryDict(request.POST.get("view", ""))
+    back = {k: kept[k] for k in ("problem", "category", "judge", "page") if kept.get(k)}
+    query = f"?{urlencode({**back, 'corrected': pair.pk})}"
+    return redirect(reverse("judge-batch", args=[pair.batch_id]) + query + f"#pair-{pair.pk}")

@@ -76,15 +76,26 @@ def rank_agreement(pairs: list[Pair], corrected: dict[tuple[str, str], float]) -
 
 
 def fit_drift(pairs: list[Pair]) -> DriftFit:
-    """Theil-Sen line through (old, new) — the median of pairwise slopes, so a few runs
-    disturbed by a noisy neighbour do not tilt it — and the rank agreement before and after.
-    ValueError with fewer than 2 pairs or no spread in the old costs."""
+    """Theil-Sen line through (old, new), and the rank agreement before and after. ValueError
+    with fewer than 2 pairs or no spread in the old costs.
+
+    1. slope a: the median of the pairwise slopes, so runs disturbed by a noisy neighbour
+       (up to ~29% of them) do not tilt it;
+    2. intercept b: the median of the residuals new − a·old (scipy's method="joint"). Not
+       median(new) − a·median(old) (scipy's default, "separate"): median(new) is read off the
+       whole spread of costs (milliseconds to seconds), so slowed runs, all on one side, move
+       it along that spread and b with it (by 0.03-0.1 s with a tenth to a fifth of the runs
+       slowed, against the paper's b = 0.053 s: tests/test_calibration.py), while the
+       residuals are only noise wide.
+    """
     usable = [p for p in pairs if math.isfinite(p.old) and math.isfinite(p.new)]
     if len(usable) < 2:
         raise ValueError(f"pairs: {len(usable)} usable (old, new) pairs; at least 2 needed")
     if len({p.old for p in usable}) < 2:
         raise ValueError("pairs: every stored cost is the same; no line can be fitted")
-    slope, intercept, _, _ = theilslopes([p.new for p in usable], [p.old for p in usable])
+    slope, intercept, _, _ = theilslopes(
+        [p.new for p in usable], [p.old for p in usable], method="joint"
+    )
     fit = DriftFit(float(slope), float(intercept), None, None, len(usable))
     raw = {(p.solution, p.test): p.old for p in usable}
     fit.spearman_before = rank_agreement(usable, raw)

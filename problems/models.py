@@ -10,6 +10,8 @@ import gzip
 
 from django.db import models
 
+from codeopt_site.jobs import Job
+
 
 class Split(models.TextChoices):
     TRAIN = "train"
@@ -64,10 +66,41 @@ class Problem(models.Model):
         return self.slug
 
 
+class GeneratorSource(models.TextChoices):
+    """problems.generators.SOURCES"""
+
+    HAND = "hand"
+    INFERRED = "inferred"
+    LLM = "llm", "LLM"
+
+
 class InputGenerator(models.Model):
+    """A generator of the problem's inputs: imported with it (`hand`) or proposed by a dataset
+    build (`inferred`, `llm`: each build replaces the previous build's of its sources), with
+    the last build's validation (problems/generators/validate.py)."""
+
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="generators")
     name = models.CharField(max_length=100)
-    code = models.TextField(help_text="Python 3: `python3 gen.py SEED SIZE` prints one input.")
+    code = models.TextField(
+        blank=True, help_text="Python 3: `python3 gen.py SEED SIZE` prints one input."
+    )
+    source = models.CharField(
+        max_length=10, choices=GeneratorSource.choices, default=GeneratorSource.HAND
+    )
+    provenance = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Where it came from (llm: model, prompt version...; inferred: the layout).",
+    )
+    report = models.JSONField(
+        default=dict, blank=True, help_text="The last build's validation: checks and reasons."
+    )
+    valid = models.BooleanField(
+        null=True, blank=True, help_text="The last validation's verdict; None: never validated."
+    )
+    sample_input = models.TextField(
+        blank=True, default="", help_text="An input it printed at a small SIZE (truncated)."
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["problem", "name"], name="generator_name")]
@@ -158,30 +191,24 @@ class ReferenceRuntime(models.Model):
         indexes = [models.Index(fields=["test", "mode", "purpose", "measured_at"])]
 
 
-class BuildStatus(models.TextChoices):
-    QUEUED = "queued"
-    RUNNING = "running"
-    DONE = "done"
-    FAILED = "failed"
-
-
-class DatasetBuild(models.Model):
+class DatasetBuild(Job):
     """One run of the construction pipeline (problems.pipeline) and its funnel."""
 
-    created_at = models.DateTimeField(auto_now_add=True)
     started_by = models.CharField(max_length=150, blank=True, default="")
-    status = models.CharField(
-        max_length=10, choices=BuildStatus.choices, default=BuildStatus.QUEUED
-    )
     config = models.JSONField(default=dict, help_text="PipelineConfig, as run.")
     problem_slugs = models.JSONField(default=list, blank=True, help_text="Empty: every problem.")
-    progress = models.FloatField(default=0.0)
-    stage = models.CharField(max_length=200, blank=True, default="")
     funnel = models.JSONField(default=list, blank=True, help_text="[[stage, count], ...]")
+    anchor_costs = models.JSONField(
+        default=dict, blank=True, help_text="{anchor: CPU seconds} measured with the references."
+    )
+    generator_funnel = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Per generator source: proposed, valid, problems per stage because of it "
+        "(problems.pipeline.BuildResult.generator_funnel).",
+    )
     executions = models.PositiveIntegerField(default=0)
     wall_seconds = models.FloatField(null=True, blank=True)
-    error = models.TextField(blank=True, default="")
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
+from codeopt_site.jobs import shown_status
+from problems.exports import PromptRow
+from problems.generators import SOURCES
 from problems.models import (
     Calibration,
     DatasetBuild,
+    InputGenerator,
     Problem,
     ProblemBuild,
+    ProblemTest,
     ReferenceRuntime,
     Split,
 )
 from problems.pipeline import PipelineConfig
+from workers.training.prompts import make_prompt
 
 
 @dataclass
@@ -104,23 +111,87 @@ def runtime_points(problem: Problem) -> dict:
     return {"points": points, "cap_ms": None if cap is None else 1000 * cap}
 
 
+PROVENANCE_FIRST = ("model", "prompt_version", "layout")  # shown first, when present
+PROVENANCE_CHARS = 300  # a longer value (a model's reply) is cut on the page
+
+
+def _provenance_items(provenance: dict) -> list[tuple[str, str]]:
+    keys = [k for k in PROVENANCE_FIRST if k in provenance]
+    keys += sorted(k for k in provenance if k not in PROVENANCE_FIRST)
+    items = []
+    for key in keys:
+        value = provenance[key]
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        if len(text) > PROVENANCE_CHARS:
+            text = text[:PROVENANCE_CHARS] + f"… ({len(text)} characters)"
+        items.append((key, text))
+    return items
+
+
+def generator_rows(problem: Problem) -> list[dict]:
+    """The problem's generators for its page: source, verdict, every check of the last
+    validation (pass / fail / not run, with its detail), the provenance as (key, text) and
+    the sample input (the template escapes it)."""
+    order = {source: index for index, source in enumerate(SOURCES)}
+    rows = sorted(
+        InputGenerator.objects.filter(problem=problem).annotate(used=Count("tests")),
+        key=lambda g: (order.get(g.source, len(order)), g.name),
+    )
+    return [
+        {
+            "name": g.name,
+            "source": g.source,
+            "valid": g.valid,
+            "reasons": (g.report or {}).get("reasons", []),
+            "checks": (g.report or {}).get("checks", []),
+            "provenance": _provenance_items(g.provenance or {}),
+            "sample_input": g.sample_input,
+            "tests": g.used,
+        }
+        for g in rows
+    ]
+
+
+def generator_funnel_rows(build: DatasetBuild | None) -> dict:
+    """The build's generator funnel as a table: a row per source (proposed, valid, problems
+    per stage because of it, and because of it alone), with the stage names as columns."""
+    funnel = (build.generator_funnel if build else None) or {}
+    sources = funnel.get("sources", {})
+    stages = funnel.get("stages", [])
+    rows = [
+        {
+            "source": source,
+            "proposed": row["proposed"],
+            "valid": row["valid"],
+            "problems_proposed": row["problems_proposed"],
+            "problems_valid": row["problems_valid"],
+            "stages": [(row["stages"][s], row["alone"][s]) for s in stages],
+        }
+        for source, row in sources.items()
+    ]
+    return {"stages": stages, "rows": rows}
+
+
 def latest_problem_build(problem: Problem) -> ProblemBuild | None:
     return problem.builds.select_related("build").order_by("-build__created_at").first()
 
 
-def build_row(build: DatasetBuild) -> dict:
+def build_row(build: DatasetBuild, beats: dict | None = None) -> dict:
+    """`beats`: jobs.heartbeats(), read once for a table (a dead worker's build: "lost")."""
+    status, error = shown_status(build, beats)
     return {
         "id": build.pk,
         "created_at": build.created_at.isoformat(),
         "started_by": build.started_by,
-        "status": build.status,
+        "status": status,
         "progress": build.progress,
         "stage": build.stage,
         "executions": build.executions,
         "wall_seconds": build.wall_seconds,
         "problems": len(build.problem_slugs) or None,
         "funnel": build.funnel,
-        "error": build.error[:300],
+        "generator_funnel": build.generator_funnel,
+        "error": error[:300],
     }
 
 
@@ -138,3 +209,27 @@ def calibration_row(calibration: Calibration) -> dict:
         "problems": calibration.problem_slugs,
         "points": calibration.points,
     }
+
+
+def built_problems(split: str = "", dataset: str = "") -> QuerySet[Problem]:
+    """Problems a trainer can be scored on: kept by a dataset build (optimization tests and
+    stored reference runtimes), of `split` and of `dataset` (the source's name, or its
+    prefix before "/": `code_contests`) when given; with flags for what is stored."""
+    rows = Problem.objects.filter(builds__kept=True)
+    if split:
+        rows = rows.filter(split=split)
+    if dataset:
+        rows = rows.filter(Q(source=dataset) | Q(source__startswith=dataset + "/"))
+    optimization = ProblemTest.objects.filter(problem=OuterRef("pk"), kind="optimization")
+    references = ReferenceRuntime.objects.filter(test__problem=OuterRef("pk"), purpose="build")
+    return (
+        rows.distinct()
+        .annotate(has_optimization_tests=Exists(optimization), has_references=Exists(references))
+        .order_by("slug")
+    )
+
+
+def prompt_rows(problems) -> list[PromptRow]:
+    """The export's rows (problems.exports.PromptRow): each problem prompted as our trainer
+    prompts it (no baseline program)."""
+    return [PromptRow(p.slug, make_prompt(p.statement or p.title), p.split) for p in problems]

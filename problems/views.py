@@ -6,15 +6,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
-from markdown_it import MarkdownIt
 
+from codeopt_site import inputs, jobs
 from problems import reads, services
 from problems.models import Calibration, DatasetBuild, Problem
 from problems.pipeline import PipelineConfig
+from problems.statements import statement_html
 
-# Statements come from imported data: CommonMark with raw HTML disabled, so markup in a
-# statement is shown as text, never run.
-MARKDOWN = MarkdownIt("commonmark", {"html": False})
 BUILD_FORM_FIELDS = (
     "slow_target_s",
     "repeats",
@@ -49,11 +47,13 @@ def problem_detail(request, slug: str):
         "problems/problem_detail.html",
         {
             "problem": problem,
-            "statement": mark_safe(MARKDOWN.render(problem.statement)),  # noqa: S308 (html off)
+            # raw HTML off, math sanitized: problems.statements
+            "statement": mark_safe(statement_html(problem.statement)),  # noqa: S308
             "tests": problem.tests.select_related("generator").defer("input_gz", "answer_gz"),
             "solutions": problem.solutions.order_by("verdict_label", "name"),
             "latest": latest,
             "runtimes": reads.runtime_points(problem),
+            "generators": reads.generator_rows(problem),
         },
     )
 
@@ -76,7 +76,7 @@ def dataset_page(request):
             error = str(exc)
     builds = DatasetBuild.objects.all()
     selected = (
-        builds.filter(pk=request.GET.get("build") or 0).first()
+        builds.filter(pk=inputs.record_id("build", request.GET.get("build"), 0)).first()
         or builds.filter(status="done").first()
     )
     return render(
@@ -85,22 +85,28 @@ def dataset_page(request):
         {
             "error": error,
             "values": values,
+            "config_class": PipelineConfig,
             "selected": selected,
             "outcomes": selected.problems.select_related("problem") if selected else [],
             "funnel": selected.funnel if selected else [],
+            "generator_funnel": reads.generator_funnel_rows(selected),
         },
     )
 
 
 @login_required
 def dataset_data(request):
-    return JsonResponse({"builds": [reads.build_row(b) for b in DatasetBuild.objects.all()[:50]]})
+    beats = jobs.heartbeats()
+    return JsonResponse(
+        {"builds": [reads.build_row(b, beats) for b in DatasetBuild.objects.all()[:50]]}
+    )
 
 
 @login_required
 def calibration_page(request):
     calibrations = Calibration.objects.all()
-    selected = calibrations.filter(pk=request.GET.get("id") or 0).first() or calibrations.first()
+    chosen = inputs.record_id("id", request.GET.get("id"), 0)
+    selected = calibrations.filter(pk=chosen).first() or calibrations.first()
     return render(
         request,
         "problems/calibration.html",

@@ -12,6 +12,8 @@ The design space, applied in this order:
    times; a program over the limit on a counted test is treated as timed out (cost `inf`);
 3. post-execution ranking: the speed percentile (share of correct references faster, ties
    half, as in `workers.execution.ranking`) averaged over the counted tests, against a bar τ;
+   a program that failed a counted test (cost nan) has none (nan) and is never fast
+   (`workers.execution.ranking.failed`), gated or not;
 4. a combination into one number per program (binary, graded, weighted, alternating), with
    correctness gating: a wrong program never earns speed credit.
 """
@@ -22,9 +24,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from rewards.typed import checked_values
+from rewards.typed import bounded, load_config, within_bounds
+from workers.execution.ranking import DEFAULT_TIE_BAND, failed, faster_share
 
 COMBINATIONS = ("binary", "graded", "weighted", "alternating")
+REFERENCE_TIMINGS = ("interleaved", "stored")
+MAX_TIMING_REPEATS = 20
 
 
 @dataclass
@@ -32,19 +37,20 @@ class RewardConfig:
     """One point of the reward design space; stored by name with training runs."""
 
     name: str
-    max_mean_reference_s: float | None = None
+    """How runs, simulations and pages refer to the configuration (unique when stored)."""
+    max_mean_reference_s: float | None = bounded(None, 0, 3600)
     """Filter: count only tests whose mean reference time is under this (absolute time)."""
-    max_input_chars: int | None = None
+    max_input_chars: int | None = bounded(None, 0, 10**12)
     """Filter: count only tests whose input has at most this many characters."""
-    max_output_chars: int | None = None
+    max_output_chars: int | None = bounded(None, 0, 10**12)
     """Filter: ... and whose expected output has at most this many."""
-    fastest_tests_fraction: float | None = None
+    fastest_tests_fraction: float | None = bounded(None, 0, 1)
     """Filter: count only this share of the tests, those with the lowest mean reference time."""
-    time_limit_s: float | None = None
+    time_limit_s: float | None = bounded(None, 0, 3600)
     """Limit: a program over this on a counted test is timed out."""
-    limit_percentile: float | None = None
+    limit_percentile: float | None = bounded(None, 0, 100)
     """Limit: per test, the time of the human at this percentile (30: the 30th-fastest %)."""
-    speed_bar: float | None = 30.0
+    speed_bar: float | None = bounded(30.0, 0, 100)
     """τ: a program is fast when its mean speed percentile is at most this (top τ%). None:
     no ranking (fast = within the limits)."""
     combination: str = "binary"
@@ -52,14 +58,30 @@ class RewardConfig:
     `slow_correct_reward`, fast-correct +1; weighted: correctness_weight·correct +
     speed_weight·(1 - percentile/100); alternating: correctness-only rewards on even steps,
     speed-only (binary) on odd ones."""
-    slow_correct_reward: float = 0.0
+    slow_correct_reward: float = bounded(0.0, -1, 1)
     """graded: the reward of a correct program that misses the bar (between -1 and +1)."""
-    correctness_weight: float = 0.5
+    correctness_weight: float = bounded(0.5, 0, 1)
     """weighted: the weight of correctness (0 or 1)."""
-    speed_weight: float = 0.5
+    speed_weight: float = bounded(0.5, 0, 1)
     """weighted: the weight of speed, 1 - percentile/100 (0 when over a limit)."""
     gate_on_correctness: bool = True
     """No speed credit for a wrong program (always on for binary and graded)."""
+    tie_band: float = bounded(DEFAULT_TIE_BAND, 0, 0.99)
+    """Ranking: a program and a reference whose costs differ by at most this share of the
+    smaller one are a graded tie (workers.execution.ranking.faster_share; DEFAULT_TIE_BAND
+    says why 0.15). The scorer widens it to the noise it measured."""
+    reference_timing: str = "interleaved"
+    """interleaved: the problem's correct references are re-measured in the same job as the
+    programs, round by round, and ranked from those times (the machine's state and drift
+    cancel); stored: ranked against the runtimes stored at build time (cheaper)."""
+    timing_repeats: int = bounded(5, 1, MAX_TIMING_REPEATS)
+    """Runs of each program (and reference) per optimization test; the lowest counts. A
+    test's rounds stop early (after 3) once every program's two lowest runs agree within
+    `timing_settle`."""
+    timing_settle: float = bounded(0.02, 0, 0.99)
+    """Rounds stop once every program's two lowest runs on the test agree within this share
+    (pinned, the lowest of 5 runs repeated within 1-3% on this project's shared host); 0:
+    always `timing_repeats` rounds."""
 
     @classmethod
     def from_dict(cls, data: dict) -> RewardConfig:
@@ -67,61 +89,23 @@ class RewardConfig:
         raises ValueError naming its field."""
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             raise ValueError("name: a non-empty text is required")
-        values = checked_values(data, _FIELD_KINDS, _OPTIONAL)
-        config = cls(**values)
-        config.check()
-        return config
+        return load_config(cls, data)
 
     def as_dict(self) -> dict:
         return asdict(self)
 
     def check(self) -> None:
+        """The rules the fields' bounds cannot say (choices, open intervals)."""
+        within_bounds(self)
         if self.combination not in COMBINATIONS:
             raise ValueError(f"combination: {self.combination!r} is not one of {COMBINATIONS}")
-        for field in ("fastest_tests_fraction",):
-            value = getattr(self, field)
-            if value is not None and not 0 < value <= 1:
-                raise ValueError(f"{field}: must be in (0, 1]")
-        for field in ("limit_percentile", "speed_bar"):
-            value = getattr(self, field)
-            if value is not None and not 0 <= value <= 100:
-                raise ValueError(f"{field}: must be in [0, 100]")
-        for field in ("max_mean_reference_s", "time_limit_s"):
-            value = getattr(self, field)
-            if value is not None and not value > 0:
-                raise ValueError(f"{field}: must be > 0 seconds")
-        for field in ("max_input_chars", "max_output_chars"):
-            value = getattr(self, field)
-            if value is not None and value < 0:
-                raise ValueError(f"{field}: must be >= 0")
-
-
-_FIELD_KINDS = {
-    "name": str,
-    "max_mean_reference_s": float,
-    "max_input_chars": int,
-    "max_output_chars": int,
-    "fastest_tests_fraction": float,
-    "time_limit_s": float,
-    "limit_percentile": float,
-    "speed_bar": float,
-    "combination": str,
-    "slow_correct_reward": float,
-    "correctness_weight": float,
-    "speed_weight": float,
-    "gate_on_correctness": bool,
-}
-_OPTIONAL = frozenset(
-    {
-        "max_mean_reference_s",
-        "max_input_chars",
-        "max_output_chars",
-        "fastest_tests_fraction",
-        "time_limit_s",
-        "limit_percentile",
-        "speed_bar",
-    }
-)
+        if self.reference_timing not in REFERENCE_TIMINGS:
+            raise ValueError(
+                f"reference_timing: {self.reference_timing!r} is not one of {REFERENCE_TIMINGS}"
+            )
+        for field in ("fastest_tests_fraction", "max_mean_reference_s", "time_limit_s"):
+            if getattr(self, field) == 0:
+                raise ValueError(f"{field}: must be > 0 (or empty: no filter)")
 
 
 @dataclass
@@ -201,19 +185,30 @@ def program_time_limits(config: RewardConfig, reference_costs: np.ndarray) -> np
     return limits
 
 
-def per_test_percentiles(program_costs: np.ndarray, reference_costs: np.ndarray) -> np.ndarray:
-    """(..., P, T) share of valid references faster than each program on each test, ties
-    half, x 100; a timed-out program scores 100; nan where the test has no valid reference
-    (same definitions as workers.execution.ranking.percentile_on_test).
+def per_test_percentiles(
+    program_costs: np.ndarray, reference_costs: np.ndarray, tie_band: float = 0.0
+) -> np.ndarray:
+    """(..., P, T) share of valid references faster than each program on each test, costs
+    within `tie_band` graded (see `faster_share`), x 100; a timed-out program scores 100; nan where
+    the test has no valid reference (same definitions as
+    workers.execution.ranking.percentile_on_test).
     program_costs (..., P, T), reference_costs (..., R, T)."""
     programs = program_costs[..., :, None, :]  # (..., P, 1, T)
     references = reference_costs[..., None, :, :]  # (..., 1, R, T)
     valid = ~np.isnan(references)
-    faster = np.sum(valid & (references < programs), axis=-2)  # (..., P, T)
-    ties = np.sum(valid & (references == programs), axis=-2)
-    n_valid = np.sum(valid, axis=-2)  # (..., 1, T)
+    return shares_faster(programs, references, valid, program_costs, tie_band, axis=-2)
+
+
+def shares_faster(programs, others, valid, program_costs, tie_band: float, axis: int):
+    """Per-test percentile: the `valid` `others` (broadcast against `programs`) counted as
+    faster by `faster_share`, summed over `axis`, x 100 / their number; a timed-out program
+    (`program_costs`, the result's shape) scores 100; nan without a valid other. The
+    engine's and the simulator's one ranking."""
+    shares = np.where(valid, faster_share(others, programs, tie_band), 0.0)
+    faster = np.sum(shares, axis=axis)
+    n_valid = np.sum(valid, axis=axis)
     with np.errstate(invalid="ignore", divide="ignore"):
-        per_test = np.where(n_valid > 0, 100.0 * (faster + 0.5 * ties) / n_valid, np.nan)
+        per_test = np.where(n_valid > 0, 100.0 * faster / n_valid, np.nan)
     return np.where(np.isinf(program_costs) & (n_valid > 0), 100.0, per_test)
 
 
@@ -228,10 +223,17 @@ def mean_over_counted(per_test: np.ndarray, counted: np.ndarray) -> np.ndarray:
 
 
 def speed_percentiles(
-    program_costs: np.ndarray, reference_costs: np.ndarray, counted: np.ndarray
+    program_costs: np.ndarray,
+    reference_costs: np.ndarray,
+    counted: np.ndarray,
+    tie_band: float = 0.0,
 ) -> np.ndarray:
-    """(..., P) mean speed percentile over the counted tests (see per_test_percentiles)."""
-    return mean_over_counted(per_test_percentiles(program_costs, reference_costs), counted)
+    """(..., P) mean speed percentile over the counted tests (see per_test_percentiles); nan
+    for a program that failed a counted test (`failed`)."""
+    percentile = mean_over_counted(
+        per_test_percentiles(program_costs, reference_costs, tie_band), counted
+    )
+    return np.where(failed(program_costs, counted[..., None, :]), np.nan, percentile)
 
 
 def combine(
@@ -271,18 +273,22 @@ def rewards(
     step: int = 0,
     *,
     ranking_costs: np.ndarray | None = None,
+    tie_band: float | None = None,
 ) -> np.ndarray:
     """(P,) rewards of P programs of one problem (costs (P, T), correctness (P,) on every
     test). The tests counted and the limits come from the problem's references; the speed
     percentile ranks against them too, or against `ranking_costs` (R', T) when given (the
-    simulator ranks a reference among the others)."""
+    simulator ranks a reference among the others, the scorer among references re-measured
+    with the programs). `tie_band` overrides the config's (the scorer's measured band)."""
     config.check()
     references = problem.reference_costs
     counted = counted_tests(config, references, problem.input_chars, problem.output_chars)
     limits = program_time_limits(config, references)
     costs = np.where(program_costs > limits[None, :], np.inf, program_costs)
-    within_limits = ~np.any(np.isinf(costs) & counted[None, :], axis=1)
-    correct = program_correct.astype(bool) & ~np.any(np.isnan(costs[:, counted]), axis=1)
+    failed_runs = failed(costs, counted)  # (P,): no percentile, never fast, never correct
+    within_limits = ~failed_runs & ~np.any(np.isinf(costs) & counted[None, :], axis=1)
+    correct = program_correct.astype(bool) & ~failed_runs
     ranked_among = references if ranking_costs is None else ranking_costs
-    percentile = speed_percentiles(costs, ranked_among, counted)
+    band = config.tie_band if tie_band is None else tie_band
+    percentile = speed_percentiles(costs, ranked_among, counted, band)
     return combine(config, correct, within_limits, percentile, step)

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 from django.db import models
 
+from codeopt_site.jobs import Job
 from rewards import engine
 
 
 class RewardConfig(models.Model):
     """A named point of the reward design space: `fields` holds every field of
-    rewards.engine.RewardConfig except the name, verbatim."""
+    rewards.engine.RewardConfig except the name, verbatim. Shared: every user sees and trains
+    with every configuration (runs name them); only staff and the members of its team may
+    change one, and a configuration without a team (the built-in set) only staff."""
 
     name = models.CharField(max_length=100, unique=True)
+    team = models.ForeignKey(
+        "runs.Team",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reward_configs",
+        help_text="Who may change it (with staff); empty: staff only (the built-in set).",
+    )
     description = models.TextField(blank=True, default="")
     fields = models.JSONField(default=dict, help_text="rewards.engine.RewardConfig fields.")
     recommended = models.BooleanField(default=False, help_text="Recommended for training.")
@@ -27,26 +38,21 @@ class RewardConfig(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def may_change(self, user) -> bool:
+        """Staff, or a member of the configuration's team."""
+        if user.is_staff:
+            return True
+        return self.team_id is not None and self.team.members.filter(pk=user.pk).exists()
+
     def engine_config(self) -> engine.RewardConfig:
         return engine.RewardConfig.from_dict({**self.fields, "name": self.name})
 
 
-class SimulationStatus(models.TextChoices):
-    QUEUED = "queued"
-    RUNNING = "running"
-    DONE = "done"
-    FAILED = "failed"
-
-
-class Simulation(models.Model):
+class Simulation(Job):
     """One run of the offline simulator: what was asked, on what, and what came out. The
     configurations are stored as simulated (a stored config may change later)."""
 
-    created_at = models.DateTimeField(auto_now_add=True)
     started_by = models.CharField(max_length=150, blank=True, default="")
-    status = models.CharField(
-        max_length=10, choices=SimulationStatus.choices, default=SimulationStatus.QUEUED
-    )
     configs = models.JSONField(default=list, help_text="[engine config as dict, ...]")
     noise_cvs = models.JSONField(default=list)
     group_size = models.PositiveIntegerField(default=16)
@@ -59,16 +65,12 @@ class Simulation(models.Model):
         max_length=12, default="references", help_text="own_outputs: the negative control."
     )
     seed = models.IntegerField(default=0)
-    progress = models.FloatField(default=0.0)
-    stage = models.CharField(max_length=200, blank=True, default="")
     problems_used = models.JSONField(
         default=list, blank=True, help_text="[[slug, references, tests, test kind], ...]"
     )
     skipped = models.JSONField(default=list, blank=True, help_text="[[slug, reason], ...]")
     results = models.JSONField(default=list, blank=True, help_text="ConfigResult.as_dict()")
     wall_seconds = models.FloatField(null=True, blank=True)
-    error = models.TextField(blank=True, default="")
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

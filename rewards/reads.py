@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Count
 
-from rewards.models import RewardConfig, Simulation, SimulationStatus
+from codeopt_site import inputs
+from codeopt_site.jobs import shown_status
+from rewards.models import RewardConfig, Simulation
 
 
 def design_summary(fields: dict) -> list[str]:
@@ -53,10 +55,13 @@ def verdict(result: dict | None) -> tuple[str, str]:
     return "worth", "worth training"
 
 
-def config_rows(selected: Simulation | None) -> list[dict]:
+def config_rows(selected: Simulation | None, user) -> list[dict]:
+    """The table of configurations, each with whether `user` may change it."""
     results = {r["name"]: r for r in selected.results} if selected else {}
+    mine = set(user.teams.values_list("pk", flat=True))
     rows = []
-    for config in RewardConfig.objects.annotate(run_count=Count("runs")):
+    configs = RewardConfig.objects.annotate(run_count=Count("runs")).select_related("team")
+    for config in configs:
         css, text = verdict(results.get(config.name))
         rows.append(
             {
@@ -65,17 +70,20 @@ def config_rows(selected: Simulation | None) -> list[dict]:
                 "verdict_class": css,
                 "verdict": text,
                 "run_count": config.run_count,
+                "may_change": user.is_staff or config.team_id in mine,
             }
         )
     return rows
 
 
-def simulation_row(simulation: Simulation) -> dict:
+def simulation_row(simulation: Simulation, beats: dict | None = None) -> dict:
+    """`beats`: jobs.heartbeats(), read once for a table (a dead worker's job: "lost")."""
+    status, error = shown_status(simulation, beats)
     return {
         "id": simulation.pk,
         "created_at": simulation.created_at.isoformat(),
         "started_by": simulation.started_by,
-        "status": simulation.status,
+        "status": status,
         "progress": simulation.progress,
         "stage": simulation.stage,
         "configs": len(simulation.configs),
@@ -84,14 +92,14 @@ def simulation_row(simulation: Simulation) -> dict:
         "problems": len(simulation.problems_used) if simulation.status == "done" else None,
         "rank_against": simulation.rank_against,
         "wall_seconds": simulation.wall_seconds,
-        "error": simulation.error[:300],
+        "error": error[:300],
     }
 
 
 def selected_simulation(simulation_id: str | None) -> Simulation | None:
-    simulations = Simulation.objects.filter(status=SimulationStatus.DONE)
+    simulations = Simulation.objects.filter(status=Simulation.Status.DONE)
     if simulation_id:
-        return simulations.filter(pk=simulation_id if simulation_id.isdigit() else 0).first()
+        return simulations.filter(pk=inputs.record_id("simulation", simulation_id)).first()
     # the newest that ranks against the references (a negative control is chosen explicitly)
     return simulations.filter(rank_against="references").first()
 

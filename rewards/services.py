@@ -9,18 +9,18 @@ import json
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import yaml
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from codeopt_site.jobs import Progress, claim, enqueue, failure_recorded, finish
+from problems.loading import load_problem_runtimes
 from problems.models import Problem
-from problems.services import corrected_reference_costs
 from rewards import engine
-from rewards.models import RewardConfig, Simulation, SimulationStatus
+from rewards.models import RewardConfig, Simulation
 from rewards.simulator import RANK_AGAINST, simulate
 
 BUILTIN_CONFIGS = Path(__file__).resolve().parent / "builtin_configs.yaml"
@@ -75,10 +75,18 @@ def check_config_form(name: str, fields_text: str) -> engine.RewardConfig:
 
 
 def do_save_config(
-    config: engine.RewardConfig, *, description: str = "", user: str = ""
+    config: engine.RewardConfig,
+    *,
+    description: str = "",
+    user: str = "",
+    actor=None,
+    team=None,
 ) -> RewardConfig:
-    """Create the named configuration or update it. A configuration a training run uses
-    keeps its fields (the run must stay reproducible): changing them raises ValueError."""
+    """Create the named configuration (owned by `team`; None: shared, staff only) or update
+    it. `actor`, the user of a page, may change only what `may_change` allows (None: an
+    operator's command). A configuration a training run uses keeps its fields (the run must
+    stay reproducible): changing them raises ValueError. PermissionDenied for a
+    configuration the actor may not change; nothing is written."""
     config.check()
     fields = config.as_dict()
     name = fields.pop("name")
@@ -86,8 +94,9 @@ def do_save_config(
         row = RewardConfig.objects.select_for_update().filter(name=name).first()
         if row is None:
             return RewardConfig.objects.create(
-                name=name, fields=fields, description=description, created_by=user
+                name=name, fields=fields, description=description, created_by=user, team=team
             )
+        check_may_change(actor, row)
         if row.fields != fields:
             used = row.runs.count()
             if used:
@@ -102,6 +111,28 @@ def do_save_config(
     return row
 
 
+def check_config_team(user, team_name: str):
+    """The team a new configuration saved from a page belongs to: the named one, else the
+    user's only team; staff who name none save a shared one (None)."""
+    from runs.services import check_team_for_new_run
+
+    if not team_name and user.is_staff:
+        return None
+    return check_team_for_new_run(user, team_name or None)
+
+
+def check_may_change(actor, row: RewardConfig) -> None:
+    """PermissionDenied naming who may change `row`, unless `actor` (None: an operator's
+    command) may."""
+    if actor is None or row.may_change(actor):
+        return
+    owner = f"team {row.team.name!r}" if row.team_id else "staff (a built-in configuration)"
+    raise PermissionDenied(
+        f"name: {row.name!r} belongs to {owner}; only its members or staff may change it. "
+        "Save your version under a new name."
+    )
+
+
 def do_load_configs(path: Path = BUILTIN_CONFIGS, *, user: str = "") -> list[RewardConfig]:
     """Store every configuration of a file, all or none."""
     read = read_config_file(path)
@@ -109,86 +140,18 @@ def do_load_configs(path: Path = BUILTIN_CONFIGS, *, user: str = "") -> list[Rew
         return [do_save_config(c, description=d, user=user) for c, d in read]
 
 
-def do_set_recommended(config_id: int, recommended: bool, *, user: str = "") -> RewardConfig:
+def do_set_recommended(
+    config_id: int, recommended: bool, *, user: str = "", actor=None
+) -> RewardConfig:
+    """Mark the configuration recommended for training (or withdraw it); PermissionDenied
+    when `actor` may not change it."""
     row = RewardConfig.objects.get(pk=config_id)
+    check_may_change(actor, row)
     row.recommended = recommended
     row.recommended_by = user if recommended else ""
     row.recommended_at = timezone.now() if recommended else None
     row.save(update_fields=["recommended", "recommended_by", "recommended_at", "updated_at"])
     return row
-
-
-# -- stored runtimes as simulator input -------------------------------------------------------
-
-
-@dataclass
-class LoadedProblem:
-    slug: str
-    runtimes: engine.ProblemRuntimes
-    references: list[str]
-    tests: list[str]
-    test_ids: list[int]
-    test_kind: str  # "optimization", or "own" (a problem without generated tests)
-
-
-def load_problem_runtimes(
-    slugs: list[str] | None = None,
-    mode: str = "cpu",
-    split: str = "",
-    language: str | None = None,
-) -> tuple[list[LoadedProblem], list[tuple[str, str]]]:
-    """Simulator input from the stored reference runtimes of the problems named (all when
-    none; only those of `split` when given): the optimization-test runtimes of a built
-    problem, else the single runs on the problem's own tests (an imported problem without
-    generators). Costs are calibrated to today's scale
-    (problems.services.corrected_reference_costs). Returns the problems and the
-    (slug, reason) of those left out. With `language`, only references in it (a program is
-    ranked among references in its own language)."""
-    problems = Problem.objects.order_by("slug")
-    if slugs:
-        problems = problems.filter(slug__in=slugs)
-    if split:
-        problems = problems.filter(split=split)
-    by_problem: dict[int, dict[str, list]] = {}
-    for row, cost in corrected_reference_costs(problems, mode, ("build", "verify")):
-        if language is not None and row.solution.language != language:
-            continue
-        by_problem.setdefault(row.test.problem_id, {}).setdefault(row.purpose, []).append(
-            (row, cost)
-        )
-    loaded, skipped = [], []
-    for problem in problems.only("pk", "slug"):
-        purposes = by_problem.get(problem.pk, {})
-        kind, rows = (
-            ("optimization", purposes["build"])
-            if "build" in purposes
-            else ("own", purposes.get("verify", []))
-        )
-        references = sorted({row.solution.name for row, _ in rows})
-        tests = {row.test.name: row.test for row, _ in rows}
-        if not references:
-            skipped.append((problem.slug, "no stored runtimes (not built yet)"))
-            continue
-        if len(references) < 2:
-            skipped.append((problem.slug, "1 reference with stored runtimes; 2 needed"))
-            continue
-        names = sorted(tests)
-        costs = np.full((len(references), len(names)), np.nan)
-        ref_index = {name: i for i, name in enumerate(references)}
-        test_index = {name: i for i, name in enumerate(names)}
-        for row, cost in rows:
-            costs[ref_index[row.solution.name], test_index[row.test.name]] = cost
-        runtimes = engine.ProblemRuntimes(
-            costs,
-            np.array([tests[n].input_bytes for n in names]),
-            np.array([tests[n].answer_bytes for n in names]),
-        )
-        loaded.append(
-            LoadedProblem(
-                problem.slug, runtimes, references, names, [tests[n].pk for n in names], kind
-            )
-        )
-    return loaded, skipped
 
 
 # -- simulations ------------------------------------------------------------------------------
@@ -277,8 +240,6 @@ def do_create_simulation(
 ) -> Simulation:
     """Record a simulation; with `queue`, the Celery task starts after the row is committed
     (without, the caller runs it with do_run_simulation)."""
-    from workers.tasks import run_reward_simulation
-
     simulation = Simulation.objects.create(
         configs=[c.as_dict() for c in configs],
         noise_cvs=list(noise_cvs),
@@ -291,21 +252,20 @@ def do_create_simulation(
         started_by=started_by,
     )
     if queue:
-        transaction.on_commit(lambda: run_reward_simulation.delay(simulation.id))
+        enqueue("workers.run_reward_simulation", simulation.id)
     return simulation
 
 
 def do_run_simulation(
-    simulation_id: int, on_update: Callable[[Simulation], None] | None = None
+    simulation_id: int, on_update: Callable[[Simulation], None] | None = None, worker: str = ""
 ) -> Simulation:
     """Run a recorded simulation: load the stored runtimes, simulate every configuration at
     every noise level, store the results; progress goes on the row as it runs."""
-    simulation = Simulation.objects.get(pk=simulation_id)
+    simulation = claim(Simulation, simulation_id, worker, stage="loading stored runtimes")
+    if simulation is None:  # delivered again after it ended
+        return Simulation.objects.get(pk=simulation_id)
     started = time.monotonic()
-    Simulation.objects.filter(pk=simulation.pk).update(
-        status=SimulationStatus.RUNNING, stage="loading stored runtimes"
-    )
-    try:
+    with failure_recorded(Simulation.objects.filter(pk=simulation.pk)):
         loaded, skipped = load_problem_runtimes(
             simulation.problem_slugs, simulation.mode, simulation.split
         )
@@ -316,17 +276,14 @@ def do_run_simulation(
             )
         configs = [engine.RewardConfig.from_dict(c) for c in simulation.configs]
         last = [0.0]
+        tracker = Progress(simulation)
 
         def on_progress(done: int, total: int) -> None:
             now = time.monotonic()
             if done < total and now - last[0] < PROGRESS_EVERY_S:
                 return
             last[0] = now
-            simulation.progress = done / total
-            simulation.stage = f"{done} of {total} (configuration, noise level) pairs"
-            Simulation.objects.filter(pk=simulation.pk).update(
-                progress=simulation.progress, stage=simulation.stage
-            )
+            tracker.set(done, total, f"{done} of {total} (configuration, noise level) pairs")
             if on_update is not None:
                 on_update(simulation)
 
@@ -339,22 +296,13 @@ def do_run_simulation(
             rank_against=simulation.rank_against,
             on_progress=on_progress,
         )
-    except Exception as exc:
-        Simulation.objects.filter(pk=simulation.pk).update(
-            status=SimulationStatus.FAILED,
-            error=f"{type(exc).__name__}: {exc}",
-            finished_at=timezone.now(),
-        )
-        raise
-    Simulation.objects.filter(pk=simulation.pk).update(
-        status=SimulationStatus.DONE,
-        progress=1.0,
+    finish(
+        simulation,
         stage="done",
         results=json.loads(json.dumps([r.as_dict() for r in results])),
         problems_used=[[p.slug, len(p.references), len(p.tests), p.test_kind] for p in loaded],
         skipped=[list(s) for s in skipped],
         wall_seconds=time.monotonic() - started,
-        finished_at=timezone.now(),
     )
     simulation.refresh_from_db()
     return simulation

@@ -50,7 +50,9 @@ from rewards.engine import (
     counted_tests,
     mean_over_counted,
     program_time_limits,
+    shares_faster,
 )
+from workers.execution.ranking import failed
 
 DECILES = 10
 FLAT_DENSITY = 0.1
@@ -123,34 +125,32 @@ def noisy(costs: np.ndarray, cv: float, rng: np.random.Generator) -> np.ndarray:
     return np.where(np.isfinite(costs), costs * factors, costs)
 
 
-def leave_one_out_percentiles(measured: np.ndarray, stored: np.ndarray) -> np.ndarray:
+def leave_one_out_percentiles(
+    measured: np.ndarray, stored: np.ndarray, tie_band: float = 0.0
+) -> np.ndarray:
     """(N, R, T): each reference's measured cost ranked against the *other* references'
-    stored costs (share faster, ties half, x 100; timed out 100; nan: no other reference).
+    stored costs (share faster, costs within `tie_band` graded, x 100; timed out 100; nan:
+    no other reference), by the engine's one rule (rewards.engine.shares_faster).
     measured, stored: (N, R, T)."""
     programs = measured[:, :, None, :]  # (N, R, 1, T)
     others = stored[:, None, :, :]  # (N, 1, R, T)
     valid = ~np.isnan(others) & ~np.eye(stored.shape[1], dtype=bool)[None, :, :, None]
-    faster = np.sum(valid & (others < programs), axis=2)
-    ties = np.sum(valid & (others == programs), axis=2)
-    n_valid = valid.sum(axis=2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        per_test = np.where(n_valid > 0, 100.0 * (faster + 0.5 * ties) / n_valid, np.nan)
-    return np.where(np.isinf(measured) & (n_valid > 0), 100.0, per_test)
+    return shares_faster(programs, others, valid, measured, tie_band, axis=2)
 
 
 def own_output_percentiles(
+    measured: np.ndarray, pool: np.ndarray, tie_band: float = 0.0
+) -> np.ndarray:
+    """(N, R, T): the negative control: each program ranked against `pool` (N, R, K, T),
+    fresh re-measurements of itself (the policy's earlier outputs, of the same quality)."""
+    return shares_faster(measured[:, :, None, :], pool, ~np.isnan(pool), measured, tie_band, axis=2)
+
+
+def own_output_pool(
     measured: np.ndarray, cv: float, pool_size: int, rng: np.random.Generator
 ) -> np.ndarray:
-    """(N, R, T): the negative control: each program ranked against `pool_size` fresh
-    re-measurements of itself (the policy's earlier outputs, of the same quality)."""
-    pool = noisy(np.repeat(measured[:, :, None, :], pool_size, axis=2), cv, rng)
-    valid = ~np.isnan(pool)
-    faster = np.sum(valid & (pool < measured[:, :, None, :]), axis=2)
-    ties = np.sum(valid & (pool == measured[:, :, None, :]), axis=2)
-    n_valid = valid.sum(axis=2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        per_test = np.where(n_valid > 0, 100.0 * (faster + 0.5 * ties) / n_valid, np.nan)
-    return np.where(np.isinf(measured) & (n_valid > 0), 100.0, per_test)
+    """(N, R, K, T) `pool_size` noisy re-measurements of each program."""
+    return noisy(np.repeat(measured[:, :, None, :], pool_size, axis=2), cv, rng)
 
 
 def qualities(problem: ProblemRuntimes) -> np.ndarray:
@@ -161,7 +161,8 @@ def qualities(problem: ProblemRuntimes) -> np.ndarray:
 def _qualities(batch: ProblemBatch) -> np.ndarray:
     per_test = leave_one_out_percentiles(batch.costs, batch.costs)
     every = np.ones(batch.costs.shape[::2], dtype=bool)  # (N, T)
-    return 1.0 - mean_over_counted(per_test, every) / 100.0  # (N, R); nan: padding
+    quality = 1.0 - mean_over_counted(per_test, every) / 100.0  # (N, R); nan: padding
+    return np.where(failed(batch.costs, every[:, None, :]), np.nan, quality)  # failed: none
 
 
 def all_negative_probability(values: np.ndarray, group_size: int) -> float:
@@ -189,7 +190,19 @@ class _Level:
 
     cv: float
     measured: np.ndarray  # (N, R, T)
-    percentiles: np.ndarray  # (N, R, T) before limits
+    stored: np.ndarray  # (N, R, T)
+    pool: np.ndarray | None  # (N, R, K, T) the own-output pool of the negative control
+    by_band: dict[float, np.ndarray] = field(default_factory=dict)
+
+    def percentiles(self, tie_band: float) -> np.ndarray:
+        """(N, R, T) before limits, with the configuration's tie band (computed once)."""
+        if tie_band not in self.by_band:
+            self.by_band[tie_band] = (
+                leave_one_out_percentiles(self.measured, self.stored, tie_band)
+                if self.pool is None
+                else own_output_percentiles(self.measured, self.pool, tie_band)
+            )
+        return self.by_band[tie_band]
 
 
 def simulate(
@@ -216,8 +229,9 @@ def simulate(
         config.check()
     batch = ProblemBatch.of(problems)
     quality = _qualities(batch)  # (N, R)
-    present = batch.present & ~np.isnan(quality)
-    quality_flat = quality[present]
+    present = batch.present  # every reference draws rewards, a failed one too
+    ranked = present & ~np.isnan(quality)  # those with a quality (not failed): for monotonicity
+    quality_flat = quality[ranked]
     quality_ranks = rankdata(quality_flat)
     bins = np.minimum((quality_flat * DECILES).astype(int), DECILES - 1)
     bin_counts = np.bincount(bins, minlength=DECILES)
@@ -226,12 +240,10 @@ def simulate(
     for cv in noise_cvs:
         rng = np.random.default_rng([seed, int(round(cv * 1e6))])
         measured = noisy(batch.costs, cv, rng)
-        if rank_against == "references":
-            percentiles = leave_one_out_percentiles(measured, batch.costs)
-        else:
-            pool = max(batch.costs.shape[1] - 1, 1)
-            percentiles = own_output_percentiles(measured, cv, pool, rng)
-        levels.append(_Level(cv, measured, percentiles))
+        pool = None
+        if rank_against != "references":
+            pool = own_output_pool(measured, cv, max(batch.costs.shape[1] - 1, 1), rng)
+        levels.append(_Level(cv, measured, batch.costs, pool))
 
     counted_cache: dict[tuple, np.ndarray] = {}
     limits_cache: dict[tuple, np.ndarray] = {}
@@ -259,7 +271,7 @@ def simulate(
             result.by_noise.append(
                 _metrics(
                     level.cv,
-                    values[present],
+                    values[ranked],
                     quality_ranks,
                     bins,
                     bin_counts,
@@ -289,9 +301,12 @@ def _config_rewards(
     (N,) all-negative rates."""
     over = level.measured > limits[:, None, :]  # (N, R, T); inf is over any limit
     timed_out = over | np.isinf(level.measured)
-    percentile = mean_over_counted(np.where(over, 100.0, level.percentiles), counted)
-    within_limits = ~np.any(timed_out & counted[:, None, :], axis=2)
-    correct = present & ~np.any(np.isnan(level.measured) & counted[:, None, :], axis=2)
+    per_test = level.percentiles(config.tie_band)
+    failed_runs = failed(level.measured, counted[:, None, :])  # (N, R): the engine's rule
+    percentile = mean_over_counted(np.where(over, 100.0, per_test), counted)
+    percentile = np.where(failed_runs, np.nan, percentile)
+    within_limits = ~failed_runs & ~np.any(timed_out & counted[:, None, :], axis=2)
+    correct = present & ~failed_runs
     if config.combination != "alternating":
         values = combine(config, correct, within_limits, percentile)
         return values, _all_negative_rates(values, present, group_size)

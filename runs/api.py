@@ -6,7 +6,13 @@ import io
 
 import orjson
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from django.db import models
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -40,17 +46,37 @@ class SeriesJSONRenderer(JSONRenderer):
         return orjson.dumps(data)
 
 
+class StrictCharField(serializers.CharField):
+    """Text only: DRF's CharField turns a number into its digits (a tag 3.3e16); this one
+    refuses it, as the schema says (type: string)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "string", "nullable": True, "maxLength": 100})
+class RewardConfigNameField(serializers.SlugRelatedField):
+    """A stored reward configuration by name; null or "" (DRF reads it as null): none."""
+
+
 class RunSerializer(serializers.ModelSerializer):
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.CharField: StrictCharField,
+        models.TextField: StrictCharField,
+    }
     owner = serializers.CharField(source="owner.username", read_only=True)
-    team = serializers.CharField(source="team.name", required=False)
+    team = StrictCharField(source="team.name", required=False)
     config = serializers.JSONField(
         required=False,
         help_text="Any JSON value; an object is stored as its JSON text, a string as is.",
     )
     tags = serializers.ListField(
-        child=serializers.CharField(max_length=50), required=False, max_length=50
+        child=StrictCharField(max_length=50), required=False, max_length=50
     )
-    reward_config = serializers.SlugRelatedField(
+    reward_config = RewardConfigNameField(
         slug_field="name",
         queryset=RewardConfig.objects.all(),
         required=False,
@@ -103,22 +129,41 @@ class RunSerializer(serializers.ModelSerializer):
         return services.do_update_run(instance, **validated_data)
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "number"},
+            {"type": "string", "enum": ["NaN", "Infinity", "-Infinity"]},
+        ],
+        "nullable": True,
+    }
+)
+class PointValueField(serializers.JSONField):
+    """A metric's value (runs.ingest.parse_value reads it)."""
+
+
 class PointSerializer(serializers.Serializer):
     """Documents a point for the schema; validation is `runs.ingest.parse_batch` (speed)."""
 
     step = serializers.IntegerField(min_value=0)
     key = serializers.CharField(max_length=MAX_KEY_LENGTH)
-    value = serializers.JSONField(
-        help_text='A number, null (NaN), "NaN", "Infinity" or "-Infinity".'
-    )
+    value = PointValueField(help_text='A number, null (NaN), "NaN", "Infinity" or "-Infinity".')
 
 
 class BatchSerializer(serializers.Serializer):
-    points = PointSerializer(many=True)
+    points = serializers.ListField(
+        child=PointSerializer(), min_length=1, max_length=settings.METRICS_MAX_BATCH_POINTS
+    )
+
+
+MIN_MAX_POINTS, MAX_MAX_POINTS = 10, 1_000_000
+RUN_STATUSES = [choice.value for choice in RunStatus]
 
 
 class TeamScopedViewSet(viewsets.GenericViewSet):
     """Shared policy: a user sees only their teams' runs (staff all); others are 404."""
+
+    lookup_value_regex = "[0-9]{1,18}"  # an id a database key holds; other text is a 404
 
     def get_queryset(self):
         return services.visible_runs(self.request.user)
@@ -133,6 +178,23 @@ class RunViewSet(
 ):
     serializer_class = RunSerializer
     http_method_names = ["get", "post", "patch", "head", "options"]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("q", str, description="Text in the name, model, notes, tags, owner."),
+            OpenApiParameter(
+                "status", {"type": "string", "enum": ["", *RUN_STATUSES]}, description="Empty: any."
+            ),
+            OpenApiParameter("team", str, description="A team's name."),
+        ]
+    )
+    def list(self, request, *args, **kwargs):
+        status_ = request.query_params.get("status", "")
+        if status_ and status_ not in RUN_STATUSES:
+            raise ValidationError(
+                {"status": [f"status: {status_[:40]!r} is not one of {', '.join(RUN_STATUSES)}"]}
+            )
+        return super().list(request, *args, **kwargs)
 
     def get_queryset(self):
         params = self.request.query_params
@@ -150,7 +212,9 @@ class RunViewSet(
                 "key", str, many=True, description="Metric key; repeat; all if absent."
             ),
             OpenApiParameter(
-                "max_points", int, description="Downsample longer series (extremes kept)."
+                "max_points",
+                {"type": "integer", "minimum": MIN_MAX_POINTS, "maximum": MAX_MAX_POINTS},
+                description="Downsample longer series (extremes kept).",
             ),
         ],
         responses=inline_serializer(
@@ -184,8 +248,9 @@ class RunViewSet(
             return self._ingest(request, pk)
         run = self.get_object()
         max_points = _int_param(
-            request, "max_points", settings.METRICS_DEFAULT_MAX_POINTS, 10, 1_000_000
-        )
+            request, "max_points", settings.METRICS_DEFAULT_MAX_POINTS, MIN_MAX_POINTS,
+            MAX_MAX_POINTS,
+        )  # fmt: skip
         keys = request.query_params.getlist("key") or None
         series = services.read_metrics(run, keys, max_points)
         return Response({"run": run.pk, "max_points": max_points, "series": series})
@@ -216,5 +281,3 @@ def _int_param(request, name: str, default: int, low: int, high: int) -> int:
         raise ValidationError({name: f"must be between {low} and {high}"})
     return value
 
-
-RUN_STATUSES = [choice.value for choice in RunStatus]

@@ -1,7 +1,9 @@
 """Websocket relay of a run's live metrics: join the run's group, forward its messages.
 
 The message text is encoded once by the sender (`runs.services.notify_*`), so each viewer
-costs a socket write, not a database query or a JSON encoding.
+costs a socket write, not a database query or a JSON encoding. While the channel layer is
+in-process, the viewer also has this process tail the database for the messages other
+processes (a Celery worker, a script) wrote for the run (`runs.live`).
 """
 
 from __future__ import annotations
@@ -9,12 +11,14 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from runs import live
 from runs.models import Run
-from runs.services import check_can_see_run, run_group
+from runs.services import check_can_see_run
 
 
 class RunLiveConsumer(AsyncWebsocketConsumer):
     group_name: str | None = None
+    tailed_run: int | None = None
 
     async def connect(self):
         run_id = int(self.scope["url_route"]["kwargs"]["run_id"])
@@ -24,13 +28,19 @@ class RunLiveConsumer(AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=4404)
             return
-        self.group_name = run_group(run_id)
+        self.group_name = live.run_group(run_id)
         await self.channel_layer.group_add(self.group_name, self.channel_name)
+        if live.through_database(self.channel_layer):
+            await live.watch(run_id)
+            self.tailed_run = run_id
         await self.accept()
 
     async def disconnect(self, code):
         if self.group_name:
             await self.channel_layer.group_discard(self.group_name, self.channel_name)
+        if self.tailed_run is not None:
+            live.unwatch(self.tailed_run)
+            self.tailed_run = None
 
     async def live_message(self, event):
         await self.send(text_data=event["text"])

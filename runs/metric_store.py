@@ -386,6 +386,54 @@ def rebuild_rollups(series_id: int, first_step: int, last_step: int) -> None:
         _write_rollups(_rollup_columns(level, bucket_extremes(candidates, width)))
 
 
+def drop_from(series_id: int, step: int) -> int:
+    """Delete the points of a series at `step` and after, then make its summary (count, step
+    range, last value, NaN count) and its rollups those of the points left; the points
+    deleted. (A resumed training run re-runs its steps from a checkpoint: what the killed
+    attempt logged past it is not the run's.)"""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT min(step), max(step) FROM {POINTS} WHERE series_id = %s AND step >= %s",
+            [series_id, step],
+        )
+        lo, hi = cursor.fetchone()
+        if lo is None:
+            return 0
+        cursor.execute(
+            f"DELETE FROM {POINTS} WHERE series_id = %s AND step >= %s", [series_id, step]
+        )
+        deleted = cursor.rowcount
+        cursor.execute(
+            f"SELECT count(*), min(step), max(step), sum(CASE WHEN value IS NULL THEN 1 ELSE 0 "
+            f"END) FROM {POINTS} WHERE series_id = %s",
+            [series_id],
+        )
+        count, first, last, nans = cursor.fetchone()
+        cursor.execute(
+            f"UPDATE {SERIES} SET count = %s, first_step = %s, last_step = %s, nan_count = %s, "
+            f"last_value = (SELECT value FROM {POINTS} WHERE series_id = %s AND step = %s) "
+            "WHERE id = %s",
+            [count, first, last, nans or 0, series_id, last, series_id],
+        )
+    rebuild_rollups(series_id, lo, hi)
+    return deleted
+
+
+def drop_run_from(run_id: int, step: int) -> tuple[int, int | None]:
+    """drop_from on every series of a run that reaches `step` (rows locked, in id order);
+    a series left empty goes. (points deleted, the run's last step left)."""
+    from django.db.models import Max
+
+    from runs.models import MetricSeries
+
+    series = MetricSeries.objects.select_for_update().filter(run_id=run_id, last_step__gte=step)
+    ids = series.order_by("id").values_list("id", flat=True)
+    deleted = sum(drop_from(series_id, step) for series_id in ids)
+    MetricSeries.objects.filter(run_id=run_id, count=0).delete()
+    left = MetricSeries.objects.filter(run_id=run_id).aggregate(last=Max("last_step"))
+    return deleted, left["last"]
+
+
 def _read_points(series_id: int, lo: int, hi: int) -> Points:
     with connection.cursor() as cursor:
         cursor.execute(

@@ -120,3 +120,19 @@ class MetricRollup(models.Model):
     max_time = models.FloatField(null=True)
     nan_step = models.BigIntegerField(null=True)
     nan_time = models.FloatField(null=True)
+
+
+class LiveMessage(models.Model):
+    """A live message (`runs.services.notify_*`) kept briefly for the other processes.
+
+    Written only while the channel layer is in-process (no REDIS_URL): a Celery worker's or
+    a script's group_send cannot reach the web process then, so each web process tails this
+    table for the runs its viewers watch (`runs.live`). `origin` names the writing process,
+    which relays its own messages itself; rows older than `runs.live.RETENTION_S` are deleted
+    by the writers.
+    """
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="+")
+    origin = models.CharField(max_length=64)
+    text = models.TextField(help_text="The message as the viewers receive it (JSON).")
+    created_at = models.DateTimeField(db_index=True)

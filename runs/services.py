@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from datetime import timedelta
 
 import orjson
 from asgiref.sync import async_to_sync
@@ -18,19 +19,14 @@ from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from runs import metric_store
+from runs import live, metric_store
 from runs.downsample import downsample_indices
 from runs.ingest import encode_value, parse_batch
-from runs.models import MetricSeries, Run, RunStatus, Team
+from runs.models import LiveMessage, MetricSeries, Run, RunStatus, Team
 
 # A live message carries at most this many points per key; a larger batch is downsampled
 # (extremes kept) so that a 5,000-point batch does not flood every open page.
 LIVE_POINTS_PER_KEY = 500
-
-
-def run_group(run_id: int) -> str:
-    return f"run.{run_id}"
-
 
 # --- who sees what --------------------------------------------------------------------------
 
@@ -182,14 +178,16 @@ def do_ingest_metrics(run_id: int, payload: object) -> IngestResult:
     4. Fold the batch into the series summaries, then the run's last step, in series-id
        order. These row locks are taken last, so concurrent batches for one run wait for
        each other only through the commit, not through the upsert.
-    5. After commit, send the points to the run's live group.
+    5. After commit, send the points, the run's last step and (on its first points) its
+       new status to the run's live group.
     Raises Run.DoesNotExist for an unknown run.
     """
     batch = parse_batch(payload, max_points=settings.METRICS_MAX_BATCH_POINTS)
     recorded_at = timezone.now()
     by_key = batch.by_key()
     with transaction.atomic():
-        if not Run.objects.filter(pk=run_id).exists():
+        status = Run.objects.filter(pk=run_id).values_list("status", flat=True).first()
+        if status is None:
             raise Run.DoesNotExist(f"run {run_id}")
         series = _ensure_series(run_id, list(by_key))
         writes = sorted(
@@ -211,8 +209,11 @@ def do_ingest_metrics(run_id: int, payload: object) -> IngestResult:
             started_at=Case(When(queued, then=Value(recorded_at)), default=F("started_at")),
         )
         last_step = Run.objects.values_list("last_step", flat=True).get(pk=run_id)
-        live = live_message(by_key, recorded_at.timestamp())
-        transaction.on_commit(lambda: notify_metrics(run_id, live))
+        message = live_message(by_key, recorded_at.timestamp())
+        message["last_step"] = last_step
+        if status == RunStatus.QUEUED:  # the first points start the run (the update above)
+            message["status"] = RunStatus.RUNNING
+        transaction.on_commit(lambda: notify_metrics(run_id, message))
     return IngestResult(
         points=len(batch),
         inserted=sum(inserted.values()),
@@ -228,6 +229,19 @@ def _ensure_series(run_id: int, keys: list[str]) -> dict[str, tuple[int, int | N
     )
     rows = MetricSeries.objects.filter(run_id=run_id, key__in=keys)
     return {key: (sid, last) for key, sid, last in rows.values_list("key", "id", "last_step")}
+
+
+def do_drop_metrics_from(run_id: int, step: int) -> int:
+    """Delete every metric point of a run at `step` and after (its series' summaries and
+    rollups follow; a series left empty goes), and set the run's last step to what is left;
+    the points deleted. The run's open pages are told to read their series again."""
+    with transaction.atomic():
+        deleted, last = metric_store.drop_run_from(run_id, step)
+        Run.objects.filter(pk=run_id).update(last_step=last)
+        if deleted:
+            message = {"type": "reload", "last_step": last}
+            transaction.on_commit(lambda: notify_metrics(run_id, message))
+    return deleted
 
 
 def do_rebuild_rollups(run: Run) -> int:
@@ -296,16 +310,38 @@ def latest_values(run_ids: list[int], keys: list[str]) -> dict[int, dict[str, fl
 
 
 def _group_send(run_id: int, payload: dict) -> None:
-    """Encode once, relay to every viewer of the run (`runs.consumers`)."""
+    """Encode once, relay to every viewer of the run (`runs.consumers`): through the channel
+    layer, and, while that layer reaches this process only, through the database for the
+    web processes (`runs.live`)."""
     layer = get_channel_layer()
-    if layer is not None:
-        message = {"type": "live.message", "text": orjson.dumps(payload).decode()}
-        async_to_sync(layer.group_send)(run_group(run_id), message)
+    if layer is None:
+        return
+    text = orjson.dumps(payload).decode()
+    if live.through_database(layer):
+        _keep_for_other_processes(run_id, text)
+    async_to_sync(layer.group_send)(live.run_group(run_id), {"type": "live.message", "text": text})
 
 
-def notify_metrics(run_id: int, live: dict) -> None:
-    _group_send(run_id, live)
+def _keep_for_other_processes(run_id: int, text: str) -> None:
+    """Store a live message for the web processes' tails, and delete the expired ones (an
+    index range; usually none): the table holds about a minute of messages."""
+    now = timezone.now()
+    with transaction.atomic():
+        LiveMessage.objects.create(run_id=run_id, origin=live.origin(), text=text, created_at=now)
+        LiveMessage.objects.filter(
+            created_at__lt=now - timedelta(seconds=live.RETENTION_S)
+        ).delete()
+
+
+def notify_metrics(run_id: int, message: dict) -> None:
+    _group_send(run_id, message)
 
 
 def notify_run_status(run_id: int, status: str) -> None:
     _group_send(run_id, {"type": "status", "status": status})
+
+
+def notify_run_progress(run_id: int, **fields) -> None:
+    """A running job's progress on the run page: {"type": "progress", **fields} (a training
+    run sends `step`, the optimizer steps done, and `stage`)."""
+    _group_send(run_id, {"type": "progress", **fields})

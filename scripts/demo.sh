@@ -51,35 +51,15 @@ $PY manage.py start_demo_run --url "$URL"
 # `judge` queue by the built-in analyzer (and the LLM judge when JUDGE_LLM_* is set).
 $PY manage.py judge --pairs judges/labelled_pairs.jsonl --user demo --name "labelled examples" \
   --queue || true
-# A small dataset build, so the Dataset, Problems and Calibration pages show measured data.
-$PY manage.py build_dataset --queue --problems big-sum count-inversions sort-numbers \
-  --set slow_target_s=0.3 --set repeats=2
-echo "  dataset     : a build of 3 pack problems is queued: ${URL}/dataset/"
-# When it is done, the offline simulator scores the built-in reward configurations on it.
-(
-  for _ in $(seq 1 240); do
-    sleep 5
-    status=$($PY manage.py shell -v 0 -c "from problems.models import DatasetBuild as B; b = B.objects.first(); print(b.status if b else '')" 2>/dev/null | tail -n 1 || true)
-    if [[ $status == done ]]; then
-      $PY manage.py simulate_rewards >var/simulate_rewards.log 2>&1 || true
-      # the tiny model learns on those problems (queue gpu), scored on the timing queue: the
-      # paper's recipe, then standard RLVR from the same warm start (15 minutes each)
-      ids=()
-      for recipe in paper:demo_train rlvr:demo_train_rlvr; do
-        out=$($PY manage.py train "scripts/${recipe#*:}.toml" --user demo \
-          --name "demo-${recipe%%:*}" --queue 2>>var/train.log || true)
-        echo "$out" >>var/train.log
-        [[ $out =~ ^run\ ([0-9]+) ]] && ids+=("${BASH_REMATCH[1]}")
-      done
-      (IFS=,; echo "  compare     : ${URL}/runs/compare/?ids=${ids[*]}")
-      break
-    fi
-    [[ $status == failed ]] && break
-  done
-) &
+# The chain: a small dataset build (3 pack problems; retried once if it fails), then the
+# offline reward simulation on it and two tiny-model GRPO runs, paper vs RLVR (queue gpu,
+# scored on the timing queue, 15 minutes each). Each stage is printed here and shown on the
+# run list ("Demo"); a stage that cannot run says why and the others go on.
+rm -f var/demo-status.json
+$PY manage.py demo_chain --url "$URL" > >(tee var/demo-chain.log) 2>&1 &
 helpers+=($!)
 echo "  judges      : the labelled example pairs, judged: ${URL}/judges/"
-echo "  rewards     : the reward simulator runs when the build is done: ${URL}/rewards/"
-echo "  training    : then two tiny-model GRPO runs, paper vs RLVR (15 min each): ${URL}/training/"
+echo "  dataset     : a build of 3 pack problems, then the reward simulation and two GRPO"
+echo "                runs (paper vs RLVR, 15 min each); progress: ${URL}/ (Demo)"
 echo "  running     : server and worker are up; Ctrl-C stops both."
 wait -n "${pids[@]}"

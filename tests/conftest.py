@@ -21,6 +21,7 @@ from django.conf import settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from codeopt_site.env import redact_url
 from workers.execution.samples import write_sum_package
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,9 +51,39 @@ def pytest_sessionstart(session):
         problems.append("CELERY_BROKER_URL names no server broker")
     for name, url in (("REDIS_URL", settings.REDIS_URL),):
         if url and not _reachable(url):
-            problems.append(f"{name} {url} is not reachable")
+            problems.append(f"{name} {redact_url(url)} is not reachable")
     if problems:
         pytest.exit("services pass: " + "; ".join(problems), returncode=3)
+
+
+BACKEND_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+        "asgi_server",
+        "celery_worker_process",
+    }
+)
+"""Fixtures that reach the database, the channel layer or the broker."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """The services pass runs only the tests that touch a backend (a django_db mark or a
+    backend fixture): the pure engine tests ran in pass 1 and would run the same again."""
+    if not SERVICES_MODE:
+        return
+    keep, drop = [], []
+    for item in items:
+        touches = item.get_closest_marker("django_db") is not None or bool(
+            BACKEND_FIXTURES & set(getattr(item, "fixturenames", ()))
+        )
+        (keep if touches else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 def _reachable(url: str) -> bool:
@@ -64,6 +95,21 @@ def _reachable(url: str) -> bool:
             return True
     except OSError:
         return False
+
+
+# --- background jobs ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def enqueued(monkeypatch):
+    """Jobs the code under test sends (codeopt_site.jobs.send), as (task name, args, queue)
+    instead of reaching the broker: the session's real worker must not race the test for
+    them. Sent once the transaction commits, like real jobs."""
+    sent: list[tuple[str, list, str | None]] = []
+    monkeypatch.setattr(
+        "codeopt_site.jobs.send", lambda task, args, queue: sent.append((task, args, queue))
+    )
+    return sent
 
 
 # --- people ---------------------------------------------------------------------------------
@@ -120,16 +166,40 @@ def alice_run(alice):
     return services.do_create_run(owner=alice, team=Team.objects.get(name="red"), name="alice-run")
 
 
-@pytest.fixture
-def built(tmp_path):
-    """The "sum" package imported and built (stored reference runtimes), and the built-in
-    reward configurations stored: what a training run needs."""
+@pytest.fixture(scope="session")
+def built_fixture(django_db_setup, django_db_blocker, tmp_path_factory) -> Path:
+    """The "sum" package imported and built once per session (a sandboxed dataset build,
+    ~10 s), its rows and the built-in reward configurations dumped to a fixture file; the
+    session's database is left as it was."""
+    from django.apps import apps
+    from django.core import serializers
+    from django.db import transaction
+
     from rewards.services import do_load_configs
     from tests.test_dataset_build import import_sum, run_build
 
-    import_sum(tmp_path)
-    run_build(["sum"])
-    do_load_configs()
+    folder = tmp_path_factory.mktemp("built")
+    with django_db_blocker.unblock(), transaction.atomic():
+        import_sum(folder)
+        run_build(["sum"])
+        do_load_configs()
+        models = [*apps.get_app_config("problems").get_models()]
+        models.append(apps.get_model("rewards", "RewardConfig"))
+        rows = [row for model in models for row in model.objects.order_by("pk")]
+        path = folder / "built.json"
+        path.write_text(serializers.serialize("json", rows))
+        transaction.set_rollback(True)
+    return path
+
+
+@pytest.fixture
+def built(built_fixture, db):
+    """The session's built "sum" problem (stored reference runtimes) and the built-in reward
+    configurations, loaded into this test's database: what a training run needs. loaddata
+    also resets PostgreSQL's id sequences past the loaded rows."""
+    from django.core.management import call_command
+
+    call_command("loaddata", str(built_fixture), verbosity=0)
 
 
 # --- real processes -------------------------------------------------------------------------
@@ -298,10 +368,67 @@ def chromium_path() -> str:
     return path
 
 
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def page_errors() -> list[str]:
+    """The uncaught script errors of the test's `page` (a test asserts it stays empty)."""
+    return []
+
+
+@pytest.fixture
+def open_page(chromium_path, page_errors, monkeypatch):
+    """open_page() -> a page of a fresh headless Chromium (Debian's, driven by Playwright),
+    1400x1000, its script errors collected in `page_errors`; closed after the test. Open it
+    once the test's data is in place: while it is open, Playwright's sync API keeps an event
+    loop in this thread, where services that notify the channel layer cannot run."""
+    from playwright.sync_api import sync_playwright
+
+    opened = []
+
+    def open_one():
+        # the test's ORM reads between page actions are plain synchronous code all the same
+        monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        playwright = sync_playwright().start()
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        opened.append((playwright, browser))
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.on("pageerror", lambda exc: page_errors.append(str(exc)))
+        return page
+
+    yield open_one
+    for playwright, browser in opened:
+        browser.close()
+        playwright.stop()
+
+
+def log_in(page, server: str, next_path: str, user: str = "alice") -> None:
+    """Log in through the real login form, landing on `next_path`."""
+    page.goto(f"{server}/accounts/login/?next={next_path}")
+    page.fill("input[name=username]", user)
+    page.fill("input[name=password]", f"pw-{user}")
+    page.click("button[type=submit]")
+    # The click only starts the navigation: wait until the landing page has loaded, so a
+    # caller never evaluates against the login page or a document whose body is not parsed.
+    page.wait_for_url(f"{server}{next_path}", wait_until="load")
+
+
 # --- a problem package ------------------------------------------------------------------
 
 
 @pytest.fixture
-def sum_package(tmp_path) -> Path:
-    """A problem package: sum the numbers; two accepted references, one fast, one slow."""
+def sum_package(tmp_path, settings) -> Path:
+    """A problem package: sum the numbers; two accepted references, one fast, one slow. The
+    test's folder is added to CODEOPT_PACKAGE_ROOTS, so that a timing job may name it."""
+    settings.CODEOPT_PACKAGE_ROOTS = [*settings.CODEOPT_PACKAGE_ROOTS, tmp_path]
     return write_sum_package(tmp_path / "sum")

@@ -25,9 +25,21 @@ CRASHING_GEN = "raise SystemExit('no input for you')\n"
 # correct on every input whose numbers are all non-negative: right on the package's tests
 # (all 7s), wrong on most generated inputs
 POSITIVE_ONLY = FAST.replace("print(sum(nums))", "print(sum(abs(x) for x in nums))")
+# ... and right on every input of at most 30,000 numbers too (RANDOM_GEN's at SIZE 2 and 8,
+# where a generator is validated), wrong on most larger ones (SIZE 25 and more)
+POSITIVE_WHEN_LARGE = FAST.replace(
+    "print(sum(nums))", "print(sum(abs(x) for x in nums) if len(nums) > 30000 else sum(nums))"
+)
 
 
-FAST_CONFIG = PipelineConfig(slow_target_s=0.6, repeats=2, generator_candidates=2)
+# the hand-written generators only: tests of the other sources inject their proposers
+FAST_CONFIG = PipelineConfig(
+    slow_target_s=0.6,
+    repeats=2,
+    generator_candidates=2,
+    infer_generators=False,
+    llm_generators=False,
+)
 
 
 def sum_problem(

@@ -6,29 +6,11 @@ import json
 import urllib.request
 
 import pytest
-from playwright.sync_api import sync_playwright
 from rest_framework.authtoken.models import Token
 
+from tests.conftest import log_in
+
 pytestmark = pytest.mark.django_db(transaction=True)
-
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def log_in(page, server: str, next_path: str, user: str = "alice") -> None:
-    """Log in through the real login form, landing on `next_path`."""
-    page.goto(f"{server}/accounts/login/?next={next_path}")
-    page.fill("input[name=username]", user)
-    page.fill("input[name=password]", f"pw-{user}")
-    page.click("button[type=submit]")
 
 
 def post(server: str, token: str, run_id: int, points: list[dict]) -> None:
@@ -43,7 +25,7 @@ def post(server: str, token: str, run_id: int, points: list[dict]) -> None:
 
 
 def test_the_run_page_chart_grows_live_as_points_arrive(
-    asgi_server, chromium_path, alice, alice_run
+    asgi_server, open_page, page_errors, alice, alice_run
 ):
     token = Token.objects.create(user=alice).key
     post(
@@ -53,58 +35,52 @@ def test_the_run_page_chart_grows_live_as_points_arrive(
         [{"step": s, "key": "rewards/mean", "value": s / 10} for s in range(5)],
     )
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        log_in(page, asgi_server, f"/runs/{alice_run.pk}/")
-        chart = page.locator('.chart[data-key="rewards/mean"]')
-        chart.wait_for(timeout=15_000)
-        page.wait_for_function(
-            "document.querySelector('#live-state').textContent === 'live'", timeout=10_000
-        )
-        assert chart.get_attribute("data-points") == "5"
-        assert page.locator(".chart[data-key='rewards/mean'] .main-svg").count() >= 1
-        assert "rewards" in page.locator("section[data-prefix=rewards] h2").inner_text()
+    page = open_page()
+    log_in(page, asgi_server, f"/runs/{alice_run.pk}/")
+    chart = page.locator('.chart[data-key="rewards/mean"]')
+    chart.wait_for(timeout=15_000)
+    page.wait_for_function(
+        "document.querySelector('#live-state')?.textContent === 'live'", timeout=10_000
+    )
+    assert chart.get_attribute("data-points") == "5"
+    assert page.locator(".chart[data-key='rewards/mean'] .main-svg").count() >= 1
+    assert "rewards" in page.locator("section[data-prefix=rewards] h2").inner_text()
 
-        post(
-            asgi_server,
-            token,
-            alice_run.pk,
-            [
-                {"step": 5, "key": "rewards/mean", "value": 0.9},
-                {"step": 6, "key": "rewards/mean", "value": "NaN"},
-                {"step": 6, "key": "losses/policy", "value": 0.1},
-            ],
-        )
-        page.wait_for_function(
-            "document.querySelector('.chart[data-key=\"rewards/mean\"]').dataset.points === '7'",
-            timeout=1_000 + 4_000,  # live latency target is 1 s; headroom for a loaded CI box
-        )
-        # A new key gets its own chart in its own section, and the NaN is marked in the title.
-        page.locator('.chart[data-key="losses/policy"]').wait_for(timeout=5_000)
-        assert "1 non-finite" in chart.inner_text()
-        # The controls redraw without losing points.
-        page.check("#log-scale")
-        page.select_option("#x-axis", "time")
-        page.wait_for_timeout(300)
-        assert chart.get_attribute("data-points") == "7"
-        assert "wall time (UTC)" in chart.inner_text()
-        browser.close()
+    post(
+        asgi_server,
+        token,
+        alice_run.pk,
+        [
+            {"step": 5, "key": "rewards/mean", "value": 0.9},
+            {"step": 6, "key": "rewards/mean", "value": "NaN"},
+            {"step": 6, "key": "losses/policy", "value": 0.1},
+        ],
+    )
+    page.wait_for_function(
+        "document.querySelector('.chart[data-key=\"rewards/mean\"]')?.dataset.points === '7'",
+        timeout=1_000 + 4_000,  # live latency target is 1 s; headroom for a loaded CI box
+    )
+    # A new key gets its own chart in its own section, and the NaN is marked in the title.
+    page.locator('.chart[data-key="losses/policy"]').wait_for(timeout=5_000)
+    assert "1 non-finite" in chart.inner_text()
+    # The controls redraw without losing points.
+    page.check("#log-scale")
+    page.select_option("#x-axis", "time")
+    page.wait_for_timeout(300)
+    assert chart.get_attribute("data-points") == "7"
+    assert "wall time (UTC)" in chart.inner_text()
+    assert page_errors == []
 
 
 def test_a_hostile_metric_key_is_shown_as_text_not_run(
-    asgi_server, chromium_path, alice, alice_run
+    asgi_server, open_page, page_errors, alice, alice_run
 ):
     token = Token.objects.create(user=alice).key
     hostile = "<img src=x onerror=window.pwned=1>/loss"
     post(asgi_server, token, alice_run.pk, [{"step": 1, "key": hostile, "value": 1.0}])
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        log_in(page, asgi_server, f"/runs/{alice_run.pk}/")
-        page.wait_for_function("document.body.dataset.chartsReady === '1'", timeout=15_000)
-        assert page.evaluate("window.pwned") is None
-        assert (
-            page.locator("section h2").first.inner_text() == "<img src=x onerror=window.pwned=1>/"
-        )
-        browser.close()
+    page = open_page()
+    log_in(page, asgi_server, f"/runs/{alice_run.pk}/")
+    page.wait_for_function("document.body?.dataset.chartsReady === '1'", timeout=15_000)
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("section h2").first.inner_text() == "<img src=x onerror=window.pwned=1>/"
+    assert page_errors == []

@@ -4,51 +4,45 @@ the runtime distributions and the drift fit are drawn from measured data, withou
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from problems import services
-from tests.test_browser_live_chart import CHROMIUM_ARGS, log_in
+from tests.conftest import log_in
 from tests.test_dataset_build import import_sum, run_build
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_dataset_problem_and_calibration_pages_draw_measured_data(
-    asgi_server, chromium_path, alice, tmp_path
+    asgi_server, open_page, page_errors, alice, tmp_path
 ):
     import_sum(tmp_path)
     build = run_build(["sum"])
     calibration = services.do_calibrate(repeats=2)
-    errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        log_in(page, asgi_server, "/dataset/")
+    page = open_page()
+    log_in(page, asgi_server, "/dataset/")
 
-        page.wait_for_selector("#chart-funnel .funnellayer", timeout=15_000)
-        stages = page.evaluate("document.getElementById('chart-funnel').data[0].y")
-        counts = page.evaluate("document.getElementById('chart-funnel').data[0].x")
-        assert stages[0] == "candidates" and stages[-1] == "time-discriminative"
-        assert counts == [count for name, count in build.funnel[:5]]
-        row = page.locator(f'#builds tr[data-status="done"] >> text=#{build.pk}')
-        row.wait_for(timeout=10_000)  # filled by the page's polling
+    page.wait_for_selector("#chart-funnel .funnellayer", timeout=15_000)
+    stages = page.evaluate("document.getElementById('chart-funnel').data[0].y")
+    counts = page.evaluate("document.getElementById('chart-funnel').data[0].x")
+    assert stages[0] == "candidates" and stages[-1] == "time-discriminative"
+    assert counts == [count for name, count in build.funnel[:5]]
+    row = page.locator(f'#builds tr[data-status="done"] >> text=#{build.pk}')
+    row.wait_for(timeout=10_000)  # filled by the page's polling
 
-        page.goto(f"{asgi_server}/problems/sum/")
-        page.wait_for_selector("#chart-runtimes .boxlayer", timeout=15_000)
-        traces = page.evaluate(
-            "document.getElementById('chart-runtimes').data.map(t => [t.name, t.y.length])"
-        )
-        assert dict(traces) == {"correct (accepted)": 3, "wrong (labelled)": 1}
-        axis = page.evaluate("document.getElementById('chart-runtimes').layout.yaxis.title.text")
-        assert axis.startswith("CPU time per run (ms")
+    page.goto(f"{asgi_server}/problems/sum/")
+    page.wait_for_selector("#chart-runtimes .boxlayer", timeout=15_000)
+    traces = page.evaluate(
+        "document.getElementById('chart-runtimes').data.map(t => [t.name, t.y.length])"
+    )
+    assert dict(traces) == {"correct (accepted)": 3, "wrong (labelled)": 1}
+    axis = page.evaluate("document.getElementById('chart-runtimes').layout.yaxis.title.text")
+    assert axis.startswith("CPU time per run (ms")
 
-        page.goto(f"{asgi_server}/dataset/calibration/")
-        page.wait_for_selector("#chart-calibration .scatterlayer", timeout=15_000)
-        names = page.evaluate("document.getElementById('chart-calibration').data.map(t => t.name)")
-        assert names[0] == "(stored, re-measured) pairs"
-        assert names[1].startswith(f"fit: new = {calibration.slope:.3f}")
-        points = page.evaluate("document.getElementById('chart-calibration').data[0].x.length")
-        assert points == calibration.pairs == 3
-        browser.close()
-    assert errors == []
+    page.goto(f"{asgi_server}/dataset/calibration/")
+    page.wait_for_selector("#chart-calibration .scatterlayer", timeout=15_000)
+    names = page.evaluate("document.getElementById('chart-calibration').data.map(t => t.name)")
+    assert names[0] == "(stored, re-measured) pairs"
+    assert names[1].startswith(f"fit: new = {calibration.slope:.3f}")
+    points = page.evaluate("document.getElementById('chart-calibration').data[0].x.length")
+    assert points == calibration.pairs == 3
+    assert page_errors == []

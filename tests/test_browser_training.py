@@ -4,39 +4,41 @@ stored rollouts, and the run page's stop button records the request."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from tests.test_browser_live_chart import CHROMIUM_ARGS, log_in
+from tests.conftest import log_in
 from tests.test_training_runs import start_run
-from workers import services
 from workers.models import TrainingRun
+from workers.training import services as training_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_samples_heatmaps_and_the_stop_button(asgi_server, chromium_path, built, alice):
+def test_the_samples_heatmaps_and_the_stop_button(
+    asgi_server, open_page, page_errors, built, alice
+):
     run = start_run(alice)
-    services.do_run_training(run.pk)
+    training_services.do_run_training(run.pk)
     second = start_run(alice, steps=5)  # queued, not started: it can be stopped
     samples = list(run.training.samples.all())  # read before the browser's event loop
-    errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        log_in(page, asgi_server, f"/runs/{run.pk}/samples/")
-        page.wait_for_selector("#chart-outcomes .heatmaplayer", timeout=15_000)
-        traces = page.evaluate(
-            "document.getElementById('chart-outcomes').data.map(t => [t.y, t.x, t.z])"
-        )
-        (problems, steps, correct), (_, _, fast) = traces
-        assert problems == ["sum"] and steps == [0, 1]
-        assert correct[0][1] == sum(s.correct for s in samples if s.step == 1) / 2
-        assert all(f <= c for f, c in zip(fast[0], correct[0], strict=True))
+    page = open_page()
+    log_in(page, asgi_server, f"/runs/{run.pk}/samples/")
+    page.wait_for_selector("#chart-outcomes .heatmaplayer", timeout=15_000)
+    traces = page.evaluate(
+        "document.getElementById('chart-outcomes').data.map(t => [t.y, t.x, t.z])"
+    )
+    (problems, steps, correct), (_, _, fast) = traces
+    assert problems == ["sum"] and steps == [0, 1]
+    assert correct[0][1] == sum(s.correct for s in samples if s.step == 1) / 2
+    assert all(f <= c for f, c in zip(fast[0], correct[0], strict=True))
+    # 0% is drawn red, a step not sampled is the grey background: they no longer look alike
+    zero, background = page.evaluate(
+        "(() => { const g = document.getElementById('chart-outcomes');"
+        " return [g.data[0].colorscale[0][1], g.layout.plot_bgcolor]; })()"
+    )
+    assert zero == "#d73027" and background == "#d9d9d9"
 
-        page.goto(f"{asgi_server}/runs/{second.pk}/")
-        page.click("text=Stop after this step")
-        page.wait_for_selector("text=stop requested", timeout=10_000)
-        browser.close()
-    assert errors == []
+    page.goto(f"{asgi_server}/runs/{second.pk}/")
+    page.click("text=Stop after this step")
+    page.wait_for_selector("text=stop requested", timeout=10_000)
+    assert page_errors == []
     assert TrainingRun.objects.get(run=second).stop_requested

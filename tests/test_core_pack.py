@@ -3,8 +3,10 @@ deterministic, every accepted solution passes every test and every wrong one is 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -78,15 +80,30 @@ def test_the_generators_are_deterministic(slug):
         assert runs[0] == runs[1] and runs[0].strip(), generator.name
 
 
-@pytest.mark.parametrize("slug", PROBLEMS)
-def test_accepted_solutions_pass_and_wrong_ones_are_caught(slug):
+def _verdicts(slug: str) -> dict[str, tuple[str, str, list]]:
+    """{solution: (its verdict folder, the verdict measured, the per-test results)}."""
     package = load_package(PACK / slug)
     programs = [Program(s.name, s.path.read_text(), s.language) for s in package.solutions]
     limits = Limits(cpu_seconds=4 * package.time_limit_s, wall_seconds=8 * package.time_limit_s)
     reports = measure(programs, package.tests, limits=limits, repeats=1, checker=package.checker)
-    for solution in package.solutions:
-        verdict = reports[solution.name].verdict
-        if solution.verdict_dir == "accepted":
-            assert verdict == "OK", (solution.name, reports[solution.name].tests)
-        elif solution.verdict_dir == "wrong_answer":
-            assert verdict == "WRONG_ANSWER", solution.name
+    return {
+        s.name: (s.verdict_dir, reports[s.name].verdict, reports[s.name].tests)
+        for s in package.solutions
+    }
+
+
+@pytest.fixture(scope="module")
+def pack_verdicts() -> dict[str, dict]:
+    """Every problem's solutions run on its tests, problems side by side on the host's cores
+    (each measurement pins a core of its own): correctness only, no timing is compared."""
+    with ThreadPoolExecutor(max_workers=max(1, len(os.sched_getaffinity(0)))) as pool:
+        return dict(zip(PROBLEMS, pool.map(_verdicts, PROBLEMS), strict=True))
+
+
+@pytest.mark.parametrize("slug", PROBLEMS)
+def test_accepted_solutions_pass_and_wrong_ones_are_caught(slug, pack_verdicts):
+    for name, (folder, verdict, tests) in pack_verdicts[slug].items():
+        if folder == "accepted":
+            assert verdict == "OK", (name, tests)
+        elif folder == "wrong_answer":
+            assert verdict == "WRONG_ANSWER", name

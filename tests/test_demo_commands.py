@@ -20,26 +20,28 @@ def test_demo_setup_is_idempotent_and_prints_the_login(capsys):
 
 
 def test_start_demo_run_queues_a_labelled_run_and_stops_the_stale_one(
-    monkeypatch, settings, tmp_path
+    enqueued, settings, tmp_path, django_capture_on_commit_callbacks
 ):
     settings.VAR_DIR = tmp_path
-    from workers import tasks
-
-    queued = []
-    monkeypatch.setattr(tasks.replay_synthetic_run, "delay", lambda *a, **k: queued.append((a, k)))
+    settings.CODEOPT_PACKAGE_ROOTS = [tmp_path / "packages"]  # the default under this VAR_DIR
     call_command("demo_setup")
-    call_command("start_demo_run", url="http://x", steps=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("start_demo_run", url="http://x", steps=10)
     first = Run.objects.get()
     first.status = "running"
     first.save()
-    call_command("start_demo_run", url="http://x", steps=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("start_demo_run", url="http://x", steps=10)
     first.refresh_from_db()
     assert first.status == "stopped"
     newest = Run.objects.order_by("-id").first()
     assert "synthetic" in newest.tags and "SYNTHETIC REPLAY" in newest.notes
-    assert queued[-1] == ((newest.pk, "http://x"), {"total_steps": 10, "interval": 0.5})
+    replays = [args for task, args, _ in enqueued if task == "workers.replay_synthetic_run"]
+    assert replays[-1] == [newest.pk, "http://x", 10, 0.5]
     from workers.models import TimingJob
 
     job = TimingJob.objects.order_by("-created_at").first()
+    assert ("workers.run_timing_job", [str(job.pk)], None) in enqueued
     assert job.kind == "jitter" and job.modes == "wall,cpu,instructions"
-    assert (tmp_path / "demo-packages" / "sum" / "problem.yaml").exists()
+    assert job.package_dir == str(tmp_path / "packages" / "demo-sum")
+    assert (tmp_path / "packages" / "demo-sum" / "problem.yaml").exists()

@@ -144,9 +144,10 @@ print(c)
 
 
 def test_measured_exponents_tell_linear_from_quadratic_programs():
-    linear = measure_scaling({"linear": LINEAR}, GENERATOR, 200_000, 7)
+    # sizes where the work is well above start-up and timer noise (>= 20 ms at the smallest)
+    linear = measure_scaling({"linear": LINEAR}, GENERATOR, 400_000, 7)
     quadratic = measure_scaling({"quadratic": QUADRATIC}, GENERATOR, 1_500, 7)
-    assert linear.sizes == [50_000, 100_000, 200_000, 400_000]
+    assert linear.sizes == [100_000, 200_000, 400_000, 800_000]
     assert 0.7 < linear.exponents["linear"] < 1.3, linear.as_dict()
     assert 1.7 < quadratic.exponents["quadratic"] < 2.3, quadratic.as_dict()
     assert 0 < linear.startup_s < 0.2

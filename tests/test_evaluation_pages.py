@@ -16,7 +16,7 @@ from evaluations.models import Evaluation
 from tests.test_evaluations import evaluate_upload, lines
 from tests.test_training_runs import start_run
 from workers.execution.samples import FAST, SLOW
-from workers.services import do_run_training
+from workers.training.services import do_run_training
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,14 +26,10 @@ def upload(text: str) -> SimpleUploadedFile:
 
 
 @pytest.fixture
-def queued(monkeypatch):
+def queued(enqueued):
     """(evaluation id, queue) of each evaluation the pages queue, instead of a worker run
     (a worker of the services pass would race the test for it)."""
-    sent = []
-    monkeypatch.setattr(
-        "workers.tasks.evaluate.apply_async", lambda args, queue: sent.append((*args, queue))
-    )
-    return sent
+    return enqueued
 
 
 def test_the_form_queues_an_upload_and_names_a_bad_field(built, client, alice, queued):
@@ -47,7 +43,8 @@ def test_the_form_queues_an_upload_and_names_a_bad_field(built, client, alice, q
     response = client.post("/evaluations/", {**form, "completions": upload(text)})
     evaluation = Evaluation.objects.get()
     assert response.status_code == 302 and response.url.endswith(f"#evaluation-{evaluation.pk}")
-    assert queued == [(evaluation.pk, "timing")]  # only scoring: where programs are timed
+    # only scoring: where programs are timed
+    assert queued == [("workers.evaluate", [evaluation.pk], "timing")]
     assert evaluation.status == "queued" and evaluation.samples.count() == 1
     assert evaluation.input_errors == [{"line": 2, "error": "not JSON (Expecting value)"}]
     listed = client.get("/evaluations/data.json").json()["evaluations"]
@@ -113,7 +110,8 @@ def test_a_run_page_offers_its_checkpoints_for_evaluation(built, client, alice, 
         },
     )
     evaluation = Evaluation.objects.get()
-    assert response.status_code == 302 and queued == [(evaluation.pk, "gpu")]  # it generates
+    assert response.status_code == 302
+    assert queued == [("workers.evaluate", [evaluation.pk], "gpu")]  # it generates
     assert (evaluation.run_id, evaluation.step, evaluation.n, evaluation.team) == (
         run.pk,
         0,

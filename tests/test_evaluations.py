@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from evaluations import services
+from evaluations import metrics, services
 from evaluations.models import Evaluation
 from runs.models import Team
 from tests.conftest import wait_for_status
 from tests.test_training_runs import start_run
 from workers.execution.samples import FAST, SLOW
-from workers.services import do_run_training
+from workers.training.services import do_run_training
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -174,11 +174,11 @@ def test_a_runs_checkpoints_are_evaluated_against_its_starting_point(built, alic
     "fields, upload, message",
     [
         ({"source": "magic"}, None, "source: 'magic' is not one of run, model, completions"),
-        ({"source": "model", "n": 0}, None, "n: must be at least 1"),
-        ({"source": "model", "n": "many"}, None, "n: 'many' is not an integer"),
-        ({"source": "model", "temperature": 0}, None, "temperature: must be at least 0.01"),
+        ({"source": "model", "n": 0}, None, "n: must be in [1, 200], not 0"),
+        ({"source": "model", "n": "many"}, None, "n: 'many' is not a whole number"),
+        ({"source": "model", "temperature": 0}, None, "temperature: must be in [0.01, 5], not 0"),
         ({"source": "model", "taus": "50 200"}, None, "taus: '200' is not in (0, 100]"),
-        ({"source": "model", "model": "/nowhere"}, None, "model: '/nowhere' is neither"),
+        ({"source": "model", "model": "/nowhere"}, None, "model: must be 'tiny' or a path"),
         ({"source": "model", "split": "test", "problems": "sum"}, None, "problems: sum not"),
         ({"source": "run"}, None, "run: choose a training run"),
         ({"source": "run", "run": 12345}, None, "run: no training run 12345 you can see"),
@@ -229,5 +229,5 @@ def test_without_a_correct_sample_the_humans_exponents_still_count(built, alice)
 
 
 def test_results_hold_no_value_postgresql_json_refuses():
-    found = services.json_safe({"a": [1.0, float("inf")], "b": {"c": float("nan")}, "d": "x"})
+    found = metrics.json_safe({"a": [1.0, float("inf")], "b": {"c": float("nan")}, "d": "x"})
     assert found == {"a": [1.0, None], "b": {"c": None}, "d": "x"}

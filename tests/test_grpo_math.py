@@ -27,6 +27,18 @@ def test_the_baseline_is_the_token_weighted_mean_of_the_group():
     assert plain[0].tolist() == pytest.approx([1.0, -1.0, -1.0, 1.0])
 
 
+def test_a_tied_group_has_exactly_zero_advantages_even_when_its_mean_does_not_round_back():
+    # 0.1 three times: the mean (and the token-weighted mean) rounds to 0.10000000000000002,
+    # so r - b is 1e-17, not 0; the tie is read off the rewards, not the arithmetic
+    rewards = torch.full((2, 3), 0.1, dtype=torch.float64)
+    lengths = torch.tensor([[1, 2, 3], [1, 1, 1]])
+    for options in ({}, {"token_weighted_baseline": False}, {"normalize_std": True}):
+        got = group_advantages(rewards, lengths, **options)
+        assert torch.count_nonzero(got) == 0, options
+    mixed = group_advantages(torch.tensor([[0.1, 0.1, 0.2]]), torch.ones(1, 3))
+    assert torch.count_nonzero(mixed) == 3  # a group that is not tied keeps its advantages
+
+
 def test_without_std_division_a_noise_sized_gap_stays_noise_sized():
     # two correct programs whose speed rewards differ by timing noise only
     rewards, lengths = torch.tensor([[0.51, 0.49]]), torch.tensor([[10, 10]])
@@ -130,8 +142,8 @@ def test_the_staleness_filter_drops_what_is_too_old_and_counts_it():
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"group_size": 1}, "group_size: must be at least 2"),
-        ({"token_budget": 0}, "token_budget: must be at least 1"),
+        ({"group_size": 1}, "group_size: must be in [2, 1024], not 1"),
+        ({"token_budget": 0}, "token_budget: must be in [1, 10000000], not 0"),
         ({"group_size": 2.5}, "group_size: must be a whole number"),
         ({"learning_rate": "fast"}, "learning_rate: must be a number"),
         ({"normalize_std": "no"}, "normalize_std: must be true or false"),

@@ -1,14 +1,17 @@
 """The tiny policy end to end on a CPU: a tokenizer trained here, a warm start that teaches
-it programs, sampling with log-probabilities, and one GRPO update that moves the policy
-toward the rewarded sample and away from the punished one."""
+it programs, sampling with log-probabilities, and one GRPO update that raises the objective it
+follows and makes the punished samples less likely."""
 
 from __future__ import annotations
 
 import torch
 
+from tests.hand_samples import hand_sample
+from workers.training.advantages import group_advantages
 from workers.training.config import TrainConfig
 from workers.training.policy import TinyModelConfig, tiny_model, train_tokenizer
 from workers.training.rollout import (
+    completion_target,
     encode_batch,
     extract_program,
     make_prompt,
@@ -28,11 +31,15 @@ def test_a_program_is_extracted_up_to_the_closing_fence_and_a_missing_one_is_non
     assert make_prompt("S", "print(2)").count("```python") == 2
 
 
-def _sequence_logprob(model, tokenizer, sample) -> float:
+def _sequence_logprob(model, tokenizer, sample, temperature: float = 0.7) -> float:
     ids, attention, mask = encode_batch(tokenizer, [sample.prompt_ids], [sample.completion_ids])
     with torch.no_grad():
-        logprobs, _ = token_logprobs(model, ids, attention)
+        logprobs, _ = token_logprobs(model, ids, attention, temperature)
     return float((logprobs * mask).sum())
+
+
+def _completion_ids(tokenizer, program: str) -> list[int]:
+    return tokenizer(completion_target(program))["input_ids"] + [tokenizer.eos_token_id]
 
 
 def test_the_tiny_model_warms_up_samples_and_one_update_moves_it():
@@ -65,13 +72,29 @@ def test_the_tiny_model_warms_up_samples_and_one_update_moves_it():
     assert tied["losses/skipped"] == 1.0  # every group all-negative: no gradient, no step
     assert all(torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
 
+    # The warm-started model samples nearly the same program four times; with equal
+    # completions the group's advantages cancel (Σ L_i·A_i = 0) and what the step does to any
+    # one of them is float noise. So the group that teaches is built from four different
+    # completions (the learnt program rewarded, three others punished), scored as sampled.
+    group = [PROGRAMS[0], PROGRAMS[1], "print(0)\n", "n = 1\n"]
+    sampled_as = {"temperature": 0.7, "policy_version": 7}  # as sample_groups did above
+    taught = [
+        hand_sample(model, tokenizer, 0, PROMPTS[0], ids, **sampled_as)
+        for ids in (_completion_ids(tokenizer, program) for program in group)
+    ] + samples[4:]
     rewards = torch.tensor([[1.0, -1.0, -1.0, -1.0], [-1.0, -1.0, -1.0, -1.0]])
-    rewarded, punished = samples[0], samples[1]
-    up, down = (_sequence_logprob(model, tokenizer, s) for s in (rewarded, punished))
-    metrics = grpo_update(model, optimizer, tokenizer, samples, rewards, config)
+    lengths = torch.tensor([[len(s.completion_ids) for s in taught[:4]]])
+    advantages = group_advantages(rewards[:1], lengths)[0]
+    before_logprobs = [_sequence_logprob(model, tokenizer, s) for s in taught[:4]]
+    metrics = grpo_update(model, optimizer, tokenizer, taught, rewards, config)
     assert metrics["losses/skipped"] == 0.0 and metrics["losses/clip_fraction"] == 0.0
-    assert metrics["train/tokens"] == sum(len(s.completion_ids) for s in samples[:4])
-    assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
-    assert _sequence_logprob(model, tokenizer, rewarded) > up
-    if rewarded.completion_ids != punished.completion_ids:
-        assert _sequence_logprob(model, tokenizer, punished) < down
+    assert metrics["train/tokens"] == sum(len(s.completion_ids) for s in taught[:4])
+    changes = [
+        _sequence_logprob(model, tokenizer, s) - before
+        for s, before in zip(taught[:4], before_logprobs, strict=True)
+    ]
+    # The objective the step follows, Σ_i A_i·Δlog π(o_i), rises by far more than float
+    # noise, and every punished program becomes less likely. (The rewarded one is already
+    # near-certain, log π ≈ -0.2: what a step does to it is the others' side effect.)
+    assert float(advantages @ torch.tensor(changes, dtype=advantages.dtype)) > 0.1
+    assert max(changes[1:]) < -0.1

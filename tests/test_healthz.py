@@ -1,18 +1,59 @@
-"""/healthz reports each dependency, and says which one is down."""
+"""/healthz: anyone learns up or down; a signed-in user learns which dependency, with the
+details (workers, queues, the sandbox, error texts), passwords masked."""
 
 from __future__ import annotations
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
+
+from tests.conftest import token_client
+from workers.models import WorkerHeartbeat
 
 pytestmark = pytest.mark.django_db
 
+DETAILS = {"database", "broker", "channel_layer", "workers", "queues", "sandbox"}
 
-def test_healthz_reports_database_broker_and_channel_layer():
+
+def unreachable_broker(monkeypatch, url: str = "redis://127.0.0.1:1/0") -> None:
+    monkeypatch.setattr(settings, "CELERY_BROKER_URL", url)
+    monkeypatch.setattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
+
+
+@pytest.fixture
+def signed_in(alice) -> Client:
+    client = Client()
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture
+def heartbeat():
+    WorkerHeartbeat.objects.create(
+        hostname="timing-7@rack-3", queues="default,timing", last_seen=timezone.now()
+    )
+
+
+def test_an_anonymous_caller_learns_only_that_it_is_up(heartbeat):
     response = Client().get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert b"rack-3" not in response.content
+
+
+def test_an_anonymous_caller_learns_it_is_down_but_not_why(monkeypatch):
+    unreachable_broker(monkeypatch)
+    response = Client().get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {"status": "down"}
+
+
+def test_a_signed_in_user_sees_each_dependency_and_the_workers(signed_in, heartbeat):
+    response = signed_in.get("/healthz")
     body = response.json()
     assert response.status_code == 200, body
+    assert DETAILS <= set(body) and body["status"] == "ok"
     assert body["database"] == {
         "ok": True,
         "vendor": settings.DATABASES["default"]["ENGINE"]
@@ -21,13 +62,35 @@ def test_healthz_reports_database_broker_and_channel_layer():
     }
     assert body["broker"]["ok"] is True
     assert body["channel_layer"]["ok"] is True
-    assert "workers" in body
+    assert body["workers"]["seen"][0]["hostname"] == "timing-7@rack-3"
+    assert set(body["queues"]["depth"]) == {"default", "timing"}
+    assert body["sandbox"]["isolation"] in ("cgroup-v2", "cgroup-v1", "uid-pool")
 
 
-def test_healthz_is_503_and_names_the_broker_when_it_is_unreachable(monkeypatch):
-    monkeypatch.setattr(settings, "CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
-    monkeypatch.setattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
-    response = Client().get("/healthz")
+def test_an_api_token_sees_the_details_too(alice, heartbeat):
+    body = token_client(alice).get("/healthz").json()
+    assert DETAILS <= set(body)
+    assert body["workers"]["seen"][0]["hostname"] == "timing-7@rack-3"
+
+
+def test_a_signed_in_user_sees_which_dependency_is_down_and_why(signed_in, monkeypatch):
+    unreachable_broker(monkeypatch)
+    response = signed_in.get("/healthz")
     assert response.status_code == 503
     assert response.json()["broker"]["ok"] is False
-    assert "error" in response.json()["broker"]
+    assert "127.0.0.1:1" in response.json()["broker"]["error"]
+
+
+def test_an_error_text_quoting_the_broker_url_has_its_password_masked(signed_in, monkeypatch):
+    url = "amqp://codeopt:broker-secret-9@mq.internal:5672//"
+    unreachable_broker(monkeypatch, url)
+
+    def quoting_driver(timeout_s: float) -> str:  # some drivers put the URL in their error
+        raise ConnectionError(f"cannot reach {url} (nor 'broker-secret-9' alone)")
+
+    monkeypatch.setattr("workers.process.health.reach_broker", quoting_driver)
+    response = signed_in.get("/healthz")
+    error = response.json()["broker"]["error"]
+    assert response.status_code == 503
+    assert "broker-secret-9" not in response.content.decode()
+    assert "amqp://codeopt:***@mq.internal:5672//" in error

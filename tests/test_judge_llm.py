@@ -74,6 +74,14 @@ def test_a_timeout_is_an_error_for_that_pair_only(server):
     assert result.latency_s < 1.5
 
 
+def test_an_answer_that_is_not_a_chat_completion_is_an_error_for_that_pair_only(server):
+    server.script = [("raw", 200, "text/html", "<html>proxy login</html>")]
+    result = judge(server, max_retries=0).judge(PAIR)
+    assert result.category is None and result.error.startswith("MalformedAnswer: not a chat")
+    server.script = [("reply", reply("io"))]
+    assert judge(server).judge(PAIR).category == "io"
+
+
 def test_many_pairs_keep_to_the_concurrency_limit(server):
     server.default = ("sleep", 0.3, reply("io"))
     pairs = [PairText(f"problem {i}", SLOW, FAST) for i in range(6)]

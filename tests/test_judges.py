@@ -86,7 +86,7 @@ def test_an_evaluation_gives_one_pair_per_problem_against_the_median_human(built
     slow = evaluate_upload(
         alice, lines(*[{"problem": "sum", "program": SLOW}] * 3), complexity=False
     )
-    with pytest.raises(ValueError, match="evaluation: 'x' is not a number"):
+    with pytest.raises(ValueError, match="evaluation: 'x' is not a whole number"):
         services.check_judge_request(alice, {"evaluation": "x"})
     with pytest.raises(ValueError, match=f"baseline_evaluation: evaluation {evaluation.pk} is the"):
         services.check_judge_request(
@@ -179,9 +179,7 @@ def test_the_command_prints_one_object_per_pair(alice, tmp_path, capsys):
     assert printed[0]["speedup"] == pytest.approx(25.0)
 
 
-def test_the_pages_start_show_filter_and_correct(alice, bob, client, monkeypatch):
-    queued = []
-    monkeypatch.setattr("workers.tasks.judge.delay", queued.append)
+def test_the_pages_start_show_filter_and_correct(alice, bob, client, enqueued):
     client.force_login(alice)
     bad = client.post("/judges/", {"judge": "analyzer"})
     assert bad.status_code == 400 and "evaluation: choose a run" in bad.content.decode()
@@ -192,7 +190,7 @@ def test_the_pages_start_show_filter_and_correct(alice, bob, client, monkeypatch
     )
     batch = JudgeBatch.objects.get()
     assert response.status_code == 302 and response.url == f"/judges/{batch.pk}/"
-    assert queued == [batch.pk]
+    assert enqueued == [("workers.judge", [batch.pk], None)]
     services.do_run_batch(batch.pk)
     listed = client.get("/judges/data.json").json()["batches"]
     assert [(b["id"], b["status"], b["pairs"], b["progress_done"]) for b in listed] == [
@@ -221,3 +219,15 @@ def test_a_real_worker_judges_a_batch_on_the_judge_queue(alice, celery_worker_pr
     wait_for_status(celery_worker_process, batch, ("done", "failed"), 60, "the batch to end")
     assert batch.status == "done", batch.error
     assert batch.progress_done == batch.progress_total == 2
+
+
+def test_a_pairs_files_ground_truth_is_kept_and_a_bad_one_is_named_by_line():
+    text = lines(
+        {"problem": "a", "baseline": "x", "optimized": "y", "category": "io"},
+        {"problem": "b", "baseline": "x", "optimized": "y", "category": "magic"},
+        {"problem": "c", "baseline": "x", "optimized": "y"},
+    )
+    pairs, errors = services.parse_pairs_file(text)
+    assert [p.true_category for p in pairs] == ["io", ""]
+    (error,) = errors
+    assert error["line"] == 2 and error["error"].startswith("category: 'magic' is not one of")

@@ -11,9 +11,9 @@ def test_repeat_stats_of_hand_computed_samples():
     stats = repeat_stats([1.0, 2.0, 3.0])
     assert stats.median == 2.0 and stats.mean == 2.0
     assert stats.cv == pytest.approx(0.5)  # stdev 1 / mean 2
-    # t(0.975, 2) = 4.303; half-width = 4.303 * 1 / sqrt(3)
-    assert stats.ci_low == pytest.approx(2.0 - 4.303 / 3**0.5)
-    assert stats.ci_high == pytest.approx(2.0 + 4.303 / 3**0.5)
+    # t(0.975, 2) = 4.302653 (tables: 4.303); half-width = 4.302653 * 1 / sqrt(3)
+    assert stats.ci_low == pytest.approx(2.0 - 4.302653 / 3**0.5)
+    assert stats.ci_high == pytest.approx(2.0 + 4.302653 / 3**0.5)
 
 
 def test_a_single_sample_has_no_spread():

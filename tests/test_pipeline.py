@@ -13,7 +13,7 @@ from tests.pipeline_problems import (
     FAST_CONFIG,
     LOOPING_GEN,
     MIDDLE,
-    POSITIVE_ONLY,
+    POSITIVE_WHEN_LARGE,
     RANDOM_GEN,
     SUM_CPP,
     sum_problem,
@@ -46,13 +46,29 @@ def test_a_good_problem_passes_every_stage(tmp_path):
     assert outcome.discrimination > FAST_CONFIG.min_ratio  # ~7x: a loop doing 20x the work
     assert outcome.rank_stability >= FAST_CONFIG.min_rank_stability
     assert outcome.split == split_of("sum", FAST_CONFIG)
-    # 4 references x 2 package tests; 2 generator runs + 3 x 2 candidates; the wrong one on
-    # 2 new tests; 1 generator run + 3 at SIZE=100; 3 x 2 repeats + 1 (failed: not repeated)
-    assert outcome.executions == 8 + 8 + 2 + 4 + 7
+    # 4 references x 2 package tests; the generator's validation (problems/generators/
+    # validate.py): 3 seeds + 1 again + 1 at SIZE=100, 3 x 3 inputs, the wrong one on 3, and
+    # 3 at SIZE=100 (the probe stage 3 starts with, not run again there); 2 generator runs +
+    # 3 x 2 candidates; the wrong one on 2 new tests; 3 runs of an empty program (start-up);
+    # 3 x 2 repeats + 1 (failed: not repeated)
+    assert outcome.report["generators"] == {
+        "random": {"source": "hand", "valid": True, "reasons": []}
+    }
+    assert outcome.generators[0].report["executions"] == 5 + 9 + 3 + 3
+    # plus what a loaded host adds to the size search: each probe after the first at SIZE=100
+    # runs the 3 correct references, and the generator once where the SIZE is new
+    probes = outcome.report["optimization"]["generators"]["random"]["probes"]
+    sizes = [p["size"] for p in probes]
+    assert sizes[0] == 100
+    searched = sum(3 + (s not in sizes[:i]) for i, s in enumerate(sizes) if i)
+    assert outcome.executions == 8 + 20 + 8 + 2 + 3 + 7 + searched, sizes
 
 
 def test_the_size_search_stops_where_the_slowest_reference_meets_the_target(tmp_path):
-    config = dataclasses.replace(FAST_CONFIG, slow_target_s=0.08, max_probes=5)
+    # (no growth for the fastest's work here: see the next tests)
+    config = dataclasses.replace(
+        FAST_CONFIG, slow_target_s=0.08, max_probes=5, min_fast_work_s=1e-9
+    )
     outcome = build_problem(sum_problem(tmp_path / "sum"), config)
     search = outcome.report["optimization"]["generators"]["random"]
     probes = search["probes"]
@@ -63,6 +79,38 @@ def test_the_size_search_stops_where_the_slowest_reference_meets_the_target(tmp_
     assert chosen["slowest_s"] <= 0.08
     larger = [p for p in probes if p["size"] > search["size"]]
     assert all(p["slowest_s"] is None or p["slowest_s"] > 0.08 for p in larger)
+
+
+def test_the_size_grows_past_the_slowest_references_target_until_the_fastest_does_work(
+    tmp_path,
+):
+    # T_slow 0.08 s stops the search well below SIZE 100, where FAST does ~0.01 s of work
+    config = dataclasses.replace(
+        FAST_CONFIG, slow_target_s=0.08, max_probes=5, min_fast_work_s=0.012
+    )
+    outcome = build_problem(sum_problem(tmp_path / "sum"), config)
+    search = outcome.report["optimization"]["generators"]["random"]
+    within_target = [p for p in search["probes"] if "purpose" not in p]
+    grown = [p for p in search["probes"] if p.get("purpose") == "fastest reference's work"]
+    best_within = max(p["size"] for p in within_target if (p["slowest_s"] or 99) <= 0.08)
+    assert grown and search["size"] > best_within
+    startup = search["startup_s"]
+    assert 0 < startup < 0.1
+    chosen = next(p for p in grown if p["size"] == search["size"])
+    assert chosen["fastest_s"] - startup >= 0.012 or "fast_work_note" in search
+    kept = [t for t in outcome.new_tests if t.kind == "optimization"]
+    assert kept and kept[0].size == search["size"]
+
+
+def test_the_build_report_says_why_the_fastest_reference_does_little_work(tmp_path):
+    config = dataclasses.replace(FAST_CONFIG, min_fast_work_s=30.0)
+    outcome = build_problem(sum_problem(tmp_path / "sum"), config)
+    search = outcome.report["optimization"]["generators"]["random"]
+    assert search["size"] == 100
+    assert search["fast_work_note"].startswith("the fastest reference does ")
+    assert search["fast_work_note"].endswith("at SIZE 100, the generator's largest")
+    kept = [line for line in search["tests"] if "kept" in line]
+    assert kept and "of it start-up" in kept[0]
 
 
 def test_a_problem_whose_correct_reference_fails_is_dropped_at_stage_one(tmp_path):
@@ -83,31 +131,44 @@ def test_looping_and_crashing_generators_are_reported_and_the_others_used(tmp_pa
     )
     config = dataclasses.replace(FAST_CONFIG, generator_candidates=1, generator_cpu_s=1.0)
     outcome = build_problem(problem, config)
-    failed = outcome.report["consensus"]["generators"]
-    assert failed["loops"] == "SIZE=2: generator ran past its 1 s limit"
-    assert failed["crashes"].startswith("SIZE=2: generator failed (exit 1): no input for you")
+    # rejected by their validation (problems/generators/validate.py), before stage 2
+    generators = outcome.report["generators"]
+    assert {name: g["valid"] for name, g in generators.items()} == {
+        "crashes": False,
+        "loops": False,
+        "random": True,
+    }
+    (loops,) = generators["loops"]["reasons"]
+    assert loops.startswith("runs: SIZE 8, seed ")
+    assert loops.endswith(": generator ran past its 1 s limit")
+    (crashes,) = generators["crashes"]["reasons"]
+    assert "generator failed (exit 1): no input for you" in crashes
     assert {t.generator for t in outcome.new_tests} == {"random"}
     assert outcome.stage_reached >= 3  # the optimization test came from "random"
 
 
 def test_a_reference_out_of_consensus_is_named_and_no_majority_drops_the_test(tmp_path):
-    # three "correct" references: two agree, one only looks right on the package's tests
+    # three "correct" references: two agree, one only looks right on the package's tests and
+    # on the small inputs the generator is validated with (a reference that disagrees there
+    # rejects the generator's inputs: tests/test_generator_validation.py)
+    config = dataclasses.replace(FAST_CONFIG, generator_candidates=3)  # SIZE 2, 8 and 25
     problem = sum_problem(
         tmp_path / "sum",
-        accepted={"fast": FAST, "middle": MIDDLE, "positive": POSITIVE_ONLY},
+        accepted={"fast": FAST, "middle": MIDDLE, "positive": POSITIVE_WHEN_LARGE},
     )
-    outcome = build_problem(problem, FAST_CONFIG)
+    outcome = build_problem(problem, config)
     consensus = outcome.report["consensus"]
     assert consensus["references_out_of_consensus"] == ["positive"]
-    assert all(c["disagreeing"] == ["positive"] for c in consensus["candidates"])
-    assert all(sorted(t.agreeing) == ["fast", "middle"] for t in outcome.new_tests)
+    disagreeing = {c["size"]: c["disagreeing"] for c in consensus["candidates"]}
+    assert disagreeing == {2: [], 8: [], 25: ["positive"]}
+    by_size = {t.size: sorted(t.agreeing) for t in outcome.new_tests if t.kind == "correctness"}
+    assert by_size[25] == ["fast", "middle"]
     # with only two references and one of them wrong, nothing has a majority
-    two = sum_problem(tmp_path / "two", accepted={"fast": FAST, "positive": POSITIVE_ONLY})
-    dropped = build_problem(two, FAST_CONFIG)
-    assert (dropped.stage_reached, dropped.reason) == (1, "no generated input reached consensus")
-    assert {c["reason"] for c in dropped.report["consensus"]["candidates"]} == {
-        "only 1 reference(s) agree; at least 2 needed"
-    }
+    two = sum_problem(tmp_path / "two", accepted={"fast": FAST, "positive": POSITIVE_WHEN_LARGE})
+    dropped = build_problem(two, config)
+    reasons = {c["size"]: c["reason"] for c in dropped.report["consensus"]["candidates"]}
+    assert reasons == {2: "", 8: "", 25: "only 1 reference(s) agree; at least 2 needed"}
+    assert dropped.stage_reached == 2 and "optimization" not in {t.kind for t in dropped.new_tests}
 
 
 def test_references_of_the_same_speed_are_not_time_discriminative(tmp_path):
@@ -173,14 +234,26 @@ def test_the_funnel_counts_each_stage_and_the_split():
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"slow_target_s": "fast"}, "slow_target_s: 'fast' is not a float"),
-        ({"repeats": 1}, "repeats: at least 2 (rank stability compares repeats)"),
-        ({"colour": "red"}, "colour: not a pipeline setting"),
-        ({"correctness_sizes": "2,x"}, "correctness_sizes: '2,x' is not a tuple"),
-        ({"test_fraction": 1.5}, "test_fraction: must be in [0, 1]"),
+        ({"slow_target_s": "fast"}, "slow_target_s: 'fast' is not a number"),
+        ({"repeats": "1"}, "repeats: must be in [2, 100], not 1"),
+        ({"repeats": "2.7"}, "repeats: must be a whole number, not 2.7"),  # not truncated to 2
+        ({"colour": "red"}, "colour: unknown field (known: max_references, "),
+        ({"correctness_sizes": "2,x"}, "correctness_sizes: 'x' is not a whole number"),
+        ({"test_fraction": "1.5"}, "test_fraction: must be in [0, 1]"),
+        ({"slow_target_s": "nan"}, "slow_target_s: must be finite"),
     ],
 )
-def test_a_bad_setting_is_named(data, message):
+def test_a_bad_setting_from_a_form_is_named(data, message):
     with pytest.raises(ValueError) as error:
-        PipelineConfig.from_dict(data)
-    assert str(error.value) == message
+        PipelineConfig.from_text(data)
+    assert str(error.value).startswith(message)
+
+
+def test_text_settings_are_parsed_and_stored_ones_are_checked_strictly():
+    config = PipelineConfig.from_text({"repeats": "4", "correctness_sizes": "3, 9"})
+    assert config.repeats == 4 and config.correctness_sizes == (3, 9)
+    assert PipelineConfig.from_dict(config.as_dict()) == config  # a stored build round-trips
+    with pytest.raises(ValueError, match="repeats: must be a number, not '4'"):
+        PipelineConfig.from_dict({"repeats": "4"})  # a stored row holds numbers, not text
+    with pytest.raises(ValueError, match="repeats: must be a whole number, not 2.7"):
+        PipelineConfig.from_dict({"repeats": 2.7})

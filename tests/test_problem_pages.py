@@ -61,6 +61,20 @@ def test_a_statement_is_rendered_as_markdown_and_its_html_is_not_run(client_alic
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
 
 
+def test_a_statements_math_is_drawn_as_mathml_and_cannot_carry_markup(client_alice):
+    make_problem(
+        "m",
+        statement="Given $1 \\le n \\le 2\\cdot10^5$ and\n\n$$\\frac{a}{b}$$\n\n"
+        "then $\\text{<img src=x onerror=alert(1)>}$ and $\\text{<script>x()</script>}$",
+    )
+    html = client_alice.get("/problems/m/").content.decode()
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">' in html
+    assert "<mo>≤</mo>" in html and "<msup><mn>10</mn><mn>5</mn></msup>" in html
+    assert 'display="block"><mrow><mfrac>' in html
+    assert "\\le" not in html  # no raw TeX left
+    assert "<img" not in html and "<script>x()" not in html and "onerror" not in html
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_problem_page_shows_measured_runtimes_and_the_consensus_report(tmp_path, client, alice):
     client.force_login(alice)
@@ -82,13 +96,9 @@ def test_the_problem_page_shows_measured_runtimes_and_the_consensus_report(tmp_p
 
 
 def test_a_build_started_from_the_page_is_queued_with_its_settings(
-    client_alice, django_capture_on_commit_callbacks, monkeypatch
+    client_alice, django_capture_on_commit_callbacks, enqueued
 ):
     make_problem("a")
-    queued = []
-    monkeypatch.setattr(
-        "workers.tasks.run_dataset_build.delay", lambda build_id: queued.append(build_id)
-    )
     form = {
         "problems": "a",
         "slow_target_s": "0.4",
@@ -102,7 +112,8 @@ def test_a_build_started_from_the_page_is_queued_with_its_settings(
         response = client_alice.post("/dataset/", form)
     assert response.status_code == 302
     build = DatasetBuild.objects.get()
-    assert queued == [build.pk] and build.started_by == "alice"
+    assert enqueued == [("workers.run_dataset_build", [build.pk], None)]
+    assert build.started_by == "alice"
     assert build.problem_slugs == ["a"]
     assert build.config["slow_target_s"] == 0.4 and build.config["repeats"] == 4
     rows = client_alice.get("/dataset/builds.json").json()["builds"]
@@ -112,8 +123,8 @@ def test_a_build_started_from_the_page_is_queued_with_its_settings(
 @pytest.mark.parametrize(
     "field, value, message",
     [
-        ("slow_target_s", "soon", "slow_target_s: &#x27;soon&#x27; is not a float"),
-        ("repeats", "1", "repeats: at least 2"),
+        ("slow_target_s", "soon", "slow_target_s: &#x27;soon&#x27; is not a number"),
+        ("repeats", "1", "repeats: must be in [2, 100]"),
         ("problems", "missing", "problems: no problem missing"),
     ],
 )
@@ -168,3 +179,33 @@ def test_a_regenerated_test_is_listed_without_its_input(client_alice):
     assert (
         "random, 7, 100" in html and "123456" in html and "regenerated (sha256 abababababab" in html
     )
+
+
+def test_the_problem_page_shows_each_generators_validation_and_escapes_its_sample(client_alice):
+    problem = make_problem("a")
+    checks = [
+        {"name": "runs", "passed": True, "detail": "inputs at SIZE 8 and 100", "data": {}},
+        {"name": "grows with SIZE", "passed": False, "detail": "x: 0.010 s at SIZE 8", "data": {}},
+        {"name": "size cap", "passed": None, "detail": "not run", "data": {}},
+    ]
+    problem.generators.create(
+        name="llm-1",
+        code="print(1)",
+        source="llm",
+        valid=False,
+        report={"reasons": ["grows with SIZE: x: 0.010 s at SIZE 8"], "checks": checks},
+        provenance={"reply": "r" * 1000, "model": "m-7b", "prompt_version": "v2"},
+        sample_input="1\n<script>alert(1)</script>\n",
+    )
+    problem.generators.create(name="random", code="print(2)")  # imported, never validated
+    html = client_alice.get("/problems/a/").content.decode()
+    assert '<pre class="sample-input">1\n&lt;script&gt;alert(1)&lt;/script&gt;\n</pre>' in html
+    assert "<script>alert(1)" not in html
+    assert '<span class="error">rejected</span><br>grows with SIZE: x: 0.010 s at SIZE 8' in html
+    assert "<li>runs: pass (inputs at SIZE 8 and 100)</li>" in html
+    assert '<li>grows with SIZE: <span class="error">fail</span>' in html
+    assert "<li>size cap: not run (not run)</li>" in html
+    # the model and prompt version first; a long reply cut
+    assert html.index("<b>model</b>: m-7b") < html.index("<b>prompt_version</b>: v2")
+    assert "r" * 300 + "… (1000 characters)" in html and "r" * 301 not in html
+    assert "not validated yet" in html  # the hand-written one

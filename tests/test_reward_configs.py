@@ -19,7 +19,7 @@ from runs.models import Run
         ({"name": "x", "speed_bar": 130}, "speed_bar: must be in [0, 100]"),
         ({"name": "x", "max_input_chars": 2.5}, "max_input_chars: must be a whole number"),
         ({"name": "x", "gate_on_correctness": "yes"}, "gate_on_correctness: must be true or"),
-        ({"name": "x", "time_limit_s": 0}, "time_limit_s: must be > 0 seconds"),
+        ({"name": "x", "time_limit_s": 0}, "time_limit_s: must be > 0"),
         ({"name": "x", "combination": "sum"}, "combination: 'sum' is not one of"),
         ({"speed_bar": 30}, "name: a non-empty text is required"),
     ],
@@ -109,7 +109,10 @@ def test_the_page_saves_a_config_and_names_a_bad_field(client, alice):
 
 @pytest.mark.django_db
 def test_recommending_a_config_records_who_and_withdrawing_clears_it(client, alice):
-    row = services.do_save_config(engine.RewardConfig("binary-top30"))
+    from runs.models import Team
+
+    red = Team.objects.get(name="red")
+    row = services.do_save_config(engine.RewardConfig("binary-top30"), team=red)
     client.force_login(alice)
     client.post(f"/rewards/configs/{row.pk}/recommend/", {"recommended": "1"})
     row.refresh_from_db()

@@ -14,6 +14,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from problems import loading
 from problems.models import (
     Calibration,
     Problem,
@@ -105,7 +106,7 @@ def test_stored_runtimes_become_simulator_input():
     stored_problem("imported", {"a": [0.5, 0.7], "b": [0.6, 0.9]}, purpose="verify")
     stored_problem("lonely", {"a": [1.0, 1.0]})
     Problem.objects.create(slug="unbuilt", title="unbuilt")
-    loaded, skipped = services.load_problem_runtimes()
+    loaded, skipped = loading.load_problem_runtimes()
     assert skipped == [
         ("lonely", "1 reference with stored runtimes; 2 needed"),
         ("unbuilt", "no stored runtimes (not built yet)"),
@@ -122,13 +123,13 @@ def test_stored_runtimes_become_simulator_input():
     assert list(built.runtimes.output_chars) == [10, 20]
     assert (imported.test_kind, imported.references) == ("own", ["a", "b"])
     Problem.objects.filter(slug="built").update(split="train")
-    train, _ = services.load_problem_runtimes(split="train")
+    train, _ = loading.load_problem_runtimes(split="train")
     assert [p.slug for p in train] == ["built"]
     with pytest.raises(ValueError, match="split: 'dev' is not one of train, test"):
         services.check_simulation_request(configs=[engine.RewardConfig("x")], split="dev")
     # a drift fit made after the runtimes were stored maps them to today's scale
     Calibration.objects.create(mode="cpu", machine="m", slope=2.0, intercept=0.5, pairs=9)
-    (built, _), _ = services.load_problem_runtimes(["built", "imported"])
+    (built, _), _ = loading.load_problem_runtimes(["built", "imported"])
     assert built.runtimes.reference_costs[0].tolist() == [2.5, 20.5]
     assert built.runtimes.reference_costs[2, 1] == INF
 

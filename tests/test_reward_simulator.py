@@ -81,6 +81,8 @@ CONFIGS = [
     RewardConfig("p40-limit", limit_percentile=40, speed_bar=None),
     RewardConfig("filtered", fastest_tests_fraction=0.5, max_input_chars=5000, speed_bar=50),
     RewardConfig("absolute", max_mean_reference_s=0.2, time_limit_s=0.3, speed_bar=60),
+    # ungated: a failed reference must still never rank fastest (the engine's `failed` rule)
+    RewardConfig("ungated-weighted", combination="weighted", gate_on_correctness=False),
 ]
 
 
@@ -135,7 +137,7 @@ def test_a_strict_bar_warns_of_all_negative_groups_and_noise_loss_is_reported():
     strict = RewardConfig("top5", speed_bar=5)
     result = simulate([strict], problems(), noise_cvs=(0.0,), group_size=2)[0]
     assert result.warnings == ["81% of groups of 2 all negative at noise CV 0"]
-    fragile = RewardConfig("top50", speed_bar=50)
+    fragile = RewardConfig("top50", speed_bar=50, tie_band=0.0)  # a band would tie them all
     close = [
         ProblemRuntimes(p.reference_costs**0.02, p.input_chars, p.output_chars) for p in problems()
     ]  # references almost equally fast: a little noise reorders them
@@ -152,3 +154,17 @@ def test_bad_simulator_arguments_are_named():
         simulate([RewardConfig("x")], problems(), rank_against="self")
     with pytest.raises(ValueError, match="problems: none"):
         simulate([RewardConfig("x")], [])
+
+
+def test_a_reference_that_failed_a_test_has_no_quality_but_still_draws_rewards():
+    """A failed run has no time: it is not the fastest (quality 1) on that test, it has no
+    quality at all (the engine's `failed` rule); its rewards still count in the groups."""
+    costs = np.array([[0.1, 0.2], [np.nan, 0.1], [0.3, 0.4]])
+    problem = ProblemRuntimes(costs, np.array([10, 10]), np.array([5, 5]))
+    quality = qualities(problem)
+    assert np.isnan(quality[1]) and quality[0] > quality[2]
+    config = RewardConfig("top50", speed_bar=50)
+    level = simulate([config], [problem], noise_cvs=(0.0,), group_size=4)
+    # reference 0 is the one fast reward among three: a group of 4 is all-negative
+    # with (2/3)^4, the failed reference counted among the negatives
+    assert level[0].by_noise[0].all_negative_rate == pytest.approx((2 / 3) ** 4)

@@ -53,3 +53,21 @@ def test_a_bad_value_fails_at_start_up_naming_the_variable(env, named):
 def test_the_embedded_defaults_start_without_any_server():
     result = start(DEBUG="1", SECRET_KEY="")
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"CELERY_BROKER_URL": "kafka://admin:broker-pw-7731@k:9092"}, "CELERY_BROKER_URL"),
+        ({"DATABASE_URL": "mysql://app:broker-pw-7731@db/x"}, "DATABASE_URL"),
+        ({"REDIS_URL": "http://:broker-pw-7731@cache"}, "REDIS_URL"),
+        # dj-database-url cannot parse it: the error quotes the variable, not its password
+        ({"DATABASE_URL": "postgres://app:broker-pw-7731@db:notaport/x"}, "DATABASE_URL"),
+    ],
+)
+def test_a_bad_url_is_named_without_its_password(env, named):
+    result = start(SECRET_KEY="s", **env)
+    assert result.returncode != 0
+    assert named in result.stderr.splitlines()[-1]
+    assert ":***@" in result.stderr.splitlines()[-1]
+    assert "broker-pw-7731" not in result.stderr + result.stdout

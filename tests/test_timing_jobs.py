@@ -6,17 +6,11 @@ import pytest
 from django.test import Client
 
 from tests.conftest import wait_for_status
-from workers import services
 from workers.execution.samples import MEDIUM
 from workers.models import TimingJob
+from workers.timing import services as timing_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def not_queued(monkeypatch):
-    """For tests that run the job themselves: the session's real worker must not take it."""
-    monkeypatch.setattr(services, "notify_timing_queue", lambda job_id: None)
 
 
 def submit(owner, package, **overrides) -> TimingJob:
@@ -30,7 +24,7 @@ def submit(owner, package, **overrides) -> TimingJob:
         kind="measure",
     )
     fields.update(overrides)
-    return services.do_submit_timing_job(owner, **fields)
+    return timing_services.do_submit_timing_job(owner, **fields)
 
 
 @pytest.mark.parametrize(
@@ -59,40 +53,42 @@ def test_a_real_worker_runs_a_job_from_the_timing_queue(celery_worker_process, a
     wait_for_status(celery_worker_process, job, ("done", "failed"), 120, "the timing job to end")
     assert job.status == "done", job.error
     assert job.result["verdict"] == "OK"
-    assert job.result["speed_percentile"] == pytest.approx(50.0)
+    # slower than FAST where the work shows, tied with it within the noise band where
+    # start-up dominates (25 there), always faster than SLOW
+    assert 25.0 <= job.result["speed_percentile"] <= 50.0
     assert job.progress_done == job.progress_total == 3 and job.attempts == 1
     assert job.queue_wait_s is not None and job.duration_s > 0
     assert job.worker.startswith("test-")
 
 
-def test_a_re_delivered_job_is_not_run_twice(alice, sum_package, not_queued):
+def test_a_re_delivered_job_is_not_run_twice(alice, sum_package, enqueued):
     job = submit(alice, sum_package, repeats=1)
-    assert services.do_run_timing_job(str(job.id), "w1") == "done"
+    assert timing_services.do_run_timing_job(str(job.id), "w1") == "done"
     first = TimingJob.objects.get(pk=job.pk)
-    assert services.do_run_timing_job(str(job.id), "w2") == "skipped"
+    assert timing_services.do_run_timing_job(str(job.id), "w2") == "skipped"
     again = TimingJob.objects.get(pk=job.pk)
     assert again.attempts == 1 and again.worker == "w1" and again.result == first.result
 
 
-def test_a_job_left_running_by_a_dead_worker_restarts_clean(alice, sum_package, not_queued):
+def test_a_job_left_running_by_a_dead_worker_restarts_clean(alice, sum_package, enqueued):
     job = submit(alice, sum_package, repeats=1)
     TimingJob.objects.filter(pk=job.pk).update(status="running", attempts=1, progress_done=2)
-    assert services.do_run_timing_job(str(job.id), "w2") == "done"
+    assert timing_services.do_run_timing_job(str(job.id), "w2") == "done"
     job.refresh_from_db()
     assert job.attempts == 2 and job.worker == "w2" and job.result["verdict"] == "OK"
 
 
-def test_a_failing_job_records_why(alice, sum_package, not_queued):
+def test_a_failing_job_records_why(alice, sum_package, enqueued):
     job = submit(alice, sum_package, repeats=1)
     (sum_package / "problem.yaml").write_text("validation: custom\n")  # broken after submit
-    assert services.do_run_timing_job(str(job.id), "w1") == "failed"
+    assert timing_services.do_run_timing_job(str(job.id), "w1") == "failed"
     job.refresh_from_db()
     assert job.status == "failed" and "validator" in job.error
 
 
-def test_a_jitter_job_reports_each_modes_spread(alice, sum_package, not_queued):
+def test_a_jitter_job_reports_each_modes_spread(alice, sum_package, enqueued):
     job = submit(alice, sum_package, kind="jitter", modes="wall,cpu", repeats=1, remeasure=2)
-    assert services.do_run_timing_job(str(job.id), "w1") == "done"
+    assert timing_services.do_run_timing_job(str(job.id), "w1") == "done"
     job.refresh_from_db()
     modes = job.result["modes"]
     assert set(modes) == {"wall", "cpu"}
@@ -101,7 +97,7 @@ def test_a_jitter_job_reports_each_modes_spread(alice, sum_package, not_queued):
 
 
 def test_the_timing_page_shows_only_the_users_jobs_and_reports_form_errors(
-    alice, bob, sum_package, not_queued
+    alice, bob, sum_package, enqueued
 ):
     submit(alice, sum_package)
     browser = Client()
@@ -126,5 +122,7 @@ def test_the_timing_page_shows_only_the_users_jobs_and_reports_form_errors(
     assert set(data["queues"]["depth"]) == {"default", "timing"}
 
 
-def test_healthz_reports_queue_depth():
-    assert "timing" in Client().get("/healthz").json()["queues"]["depth"]
+def test_healthz_reports_queue_depth(alice):
+    client = Client()
+    client.force_login(alice)  # queue depths are details for signed-in users
+    assert "timing" in client.get("/healthz").json()["queues"]["depth"]

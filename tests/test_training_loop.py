@@ -145,3 +145,23 @@ def test_a_time_budget_ends_the_run_after_the_step_that_spends_it(policy, proble
     assert run.run() == 1 and run.out_of_time
     assert sink.logged == [0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["step-000000", "step-000001"]
+
+
+def test_a_run_with_kl_uses_its_starting_point_as_the_reference_and_reports_the_term(
+    policy, problem, tmp_path
+):
+    """kl_beta > 0 used to do nothing: no caller passed a reference policy."""
+    import torch
+
+    sink = MemorySink()
+    run = trainer(policy, problem, sink, tmp_path, dataclasses.replace(CONFIG, kl_beta=0.1))
+    assert run.run() == 3
+    start = torch.load(tmp_path / "step-000000" / "state.pt", weights_only=True)["model"]
+    reference = run.ref_model.state_dict()
+    assert all(torch.equal(reference[name], value) for name, value in start.items())
+    assert not any(p.requires_grad for p in run.ref_model.parameters())
+    moved = any(not torch.equal(run.model.state_dict()[n], v) for n, v in start.items())
+    assert moved  # the policy left its starting point, the reference did not
+    kls = [sink.metrics[step].get("losses/kl") for step in range(3)]
+    assert all(k is not None for k in kls) and kls[0] == pytest.approx(0.0, abs=1e-6)
+    assert max(kls[1:]) > 0

@@ -10,12 +10,19 @@ import pytest
 
 from runs.models import Run
 from tests.test_training_runs import start_run
-from workers import services
 from workers.models import TrainingRun
+from workers.training import services as training_services
+from workers.training.config import TrainConfig
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FORM = {
+    # what the form sends: every field filled in (defaults where the test does not care)
+    **{
+        name: str(value)
+        for name, value in TrainConfig().as_dict().items()
+        if not isinstance(value, bool)
+    },
     "model": "tiny",
     "reward_config": "binary-top50",
     "group_size": "2",
@@ -37,7 +44,7 @@ def test_the_form_names_a_bad_field_and_queues_a_good_run(
     built,
     client,
     alice,
-    monkeypatch,
+    enqueued,
     django_capture_on_commit_callbacks,
 ):
     client.force_login(alice)
@@ -48,15 +55,14 @@ def test_the_form_names_a_bad_field_and_queues_a_good_run(
         and b"group_size: &#x27;many&#x27; is not a whole number" in bad.content
     )
     bad = client.post("/training/", {**FORM, "group_size": "1"})
-    assert b"group_size: must be at least 2" in bad.content
+    assert b"group_size: must be in [2, 1024]" in bad.content
     assert not Run.objects.exists()
-    queued = []
-    monkeypatch.setattr("workers.tasks.train.delay", lambda run_id: queued.append(run_id))
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post("/training/", {**FORM, "name": "from-the-form"})
     run = Run.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/runs/{run.pk}/"
-    assert queued == [run.pk] and run.status == "queued" and run.name == "from-the-form"
+    assert enqueued == [("workers.train", [run.pk], None)]
+    assert run.status == "queued" and run.name == "from-the-form"
     training = TrainingRun.objects.get(run=run)
     assert training.config["group_size"] == 2 and training.config["normalize_std"] is False
     assert training.config["token_weighted_baseline"] is True
@@ -78,7 +84,7 @@ def test_the_run_page_stops_a_run_of_the_users_team_only(built, client, alice, b
 
 def test_the_samples_page_lists_rollouts_and_the_outcome_heatmap(built, client, alice):
     run = start_run(alice)
-    services.do_run_training(run.pk)
+    training_services.do_run_training(run.pk)
     client.force_login(alice)
     page = client.get(f"/runs/{run.pk}/samples/").content.decode()
     assert page.count('<tr data-verdict="') == 4  # 2 steps x 1 group x 2 samples

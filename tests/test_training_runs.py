@@ -5,14 +5,17 @@ stored, a crashed run resumes with a continuous metric series, and a real worker
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from django.core.management import call_command
 
 from problems.models import Problem
 from runs.models import MetricPoint, MetricSeries, Run, Team
 from tests.conftest import wait_for_status
-from workers import services
 from workers.models import RolloutSample, ScoringJob, TrainingRun
+from workers.training import lease, remote, sink
+from workers.training import services as training_services
 from workers.training.config import TrainConfig
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,8 +35,8 @@ SMALL = {
 
 def start_run(user, queue: bool = False, **changes) -> Run:
     """A checked training run of SMALL with `changes`, in the user's team "red"."""
-    config, reward = services.check_train_request({**SMALL, **changes})
-    return services.do_start_training(
+    config, reward = training_services.check_train_request({**SMALL, **changes})
+    return training_services.do_start_training(
         owner=user,
         team=Team.objects.get(name="red"),
         name="r",
@@ -52,14 +55,14 @@ def steps_of(run: Run, key: str) -> list[int]:
     "change, message",
     [
         ({"reward_config": "nope"}, "reward_config: no stored configuration 'nope'"),
-        ({"group_size": 1}, "group_size: must be at least 2"),
-        ({"token_budget": 0}, "token_budget: must be at least 1"),
-        ({"model": "/nowhere"}, "model: '/nowhere' is neither 'tiny' nor a local model folder"),
+        ({"group_size": 1}, "group_size: must be in [2, 1024], not 1"),
+        ({"token_budget": 0}, "token_budget: must be in [1, 10000000], not 0"),
+        ({"model": "/nowhere"}, "model: must be 'tiny' or a path under "),
     ],
 )
 def test_a_bad_request_is_named_before_anything_starts(built, change, message):
     with pytest.raises(ValueError) as error:
-        services.check_train_request({**SMALL, **change})
+        training_services.check_train_request({**SMALL, **change})
     assert str(error.value).startswith(message)
     assert not Run.objects.exists()
 
@@ -87,7 +90,7 @@ def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
     built, alice, monkeypatch
 ):
     run = start_run(alice, steps=3)
-    original = services.DatabaseSink.log
+    original = sink.DatabaseSink.log
     crashed = []
 
     def dies_once_at_step_2(self, step, metrics):
@@ -96,16 +99,60 @@ def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
             raise SystemExit("worker lost")  # like a killed worker: nothing below runs
         original(self, step, metrics)
 
-    monkeypatch.setattr(services.DatabaseSink, "log", dies_once_at_step_2)
+    monkeypatch.setattr(sink.DatabaseSink, "log", dies_once_at_step_2)
     with pytest.raises(SystemExit):
-        services.do_run_training(run.pk)
+        training_services.do_run_training(run.pk)
     run.refresh_from_db()
     assert run.status == "running"  # the task was not acknowledged: it comes back
     assert steps_of(run, "rewards/mean") == [0, 1]
-    assert services.do_run_training(run.pk) == "finished"  # the re-delivery
+    assert training_services.do_run_training(run.pk) == "finished"  # the re-delivery
     assert steps_of(run, "rewards/mean") == [0, 1, 2]
     assert TrainingRun.objects.get(run=run).attempts == 2
     assert RolloutSample.objects.filter(training__run=run).count() == 3 * 2
+
+
+def test_a_resumed_run_keeps_nothing_its_killed_attempt_logged_past_the_checkpoint(
+    built, alice, monkeypatch
+):
+    # checkpoints at versions 2 and 4: the killed attempt logs step 2 (with a key the
+    # resumed one does not write, as staleness/age_1 was at a resume step) and stores its
+    # samples, then dies at step 3; the resumed one re-runs steps 2 and 3 from version 2
+    run = start_run(alice, steps=4, checkpoint_every=2)
+    original_log, original_samples = sink.DatabaseSink.log, sink.DatabaseSink.samples
+    attempt = {"killed": False}
+
+    def log(self, step, metrics):
+        if not attempt["killed"] and step == 2:
+            metrics = {**metrics, "killed/only": 1.0}
+        if not attempt["killed"] and step == 3:
+            attempt["killed"] = True
+            raise SystemExit("worker lost")
+        original_log(self, step, metrics)
+
+    def samples(self, step, rows):
+        if not attempt["killed"] and step == 2:
+            rows = [*rows, dataclasses.replace(rows[0], index=99)]  # one the resume lacks
+        original_samples(self, step, rows)
+
+    monkeypatch.setattr(sink.DatabaseSink, "log", log)
+    monkeypatch.setattr(sink.DatabaseSink, "samples", samples)
+    with pytest.raises(SystemExit):
+        training_services.do_run_training(run.pk, "worker-a")
+    assert steps_of(run, "killed/only") == [2]
+    assert training_services.do_run_training(run.pk, "worker-b") == "finished"
+    assert not MetricSeries.objects.filter(run=run, key="killed/only").exists()
+    assert steps_of(run, "rewards/mean") == [0, 1, 2, 3]
+    for series in MetricSeries.objects.filter(run=run):  # summaries as the points say
+        steps = steps_of(run, series.key)
+        assert (series.count, series.first_step, series.last_step) == (
+            len(steps), min(steps), max(steps)
+        ), series.key
+    stored = RolloutSample.objects.filter(training__run=run)
+    assert sorted(stored.values_list("step", "index")) == [
+        (step, i) for step in range(4) for i in (0, 1)
+    ]
+    run.refresh_from_db()
+    assert run.last_step == 3
 
 
 def test_a_second_delivery_waits_while_the_first_trains_and_takes_over_a_dead_one(built, alice):
@@ -115,29 +162,29 @@ def test_a_second_delivery_waits_while_the_first_trains_and_takes_over_a_dead_on
 
     run = start_run(alice, steps=1)
     TrainingRun.objects.filter(run=run).update(lease="worker-a:1", heartbeat_at=timezone.now())
-    with pytest.raises(services.RunBusy, match="trained by worker-a:1"):
-        services.do_run_training(run.pk, "worker-b")
+    with pytest.raises(lease.RunBusy, match="trained by worker-a:1"):
+        training_services.do_run_training(run.pk, "worker-b")
     run.refresh_from_db()
     assert run.status == "queued" and TrainingRun.objects.get(run=run).attempts == 0
     # worker-a stopped beating: its lease goes stale and worker-b takes the run over
-    stale = timezone.now() - timedelta(seconds=services.LEASE_STALE_S + 1)
+    stale = timezone.now() - timedelta(seconds=lease.LEASE_STALE_S + 1)
     TrainingRun.objects.filter(run=run).update(heartbeat_at=stale)
-    assert services.do_run_training(run.pk, "worker-b") == "finished"
+    assert training_services.do_run_training(run.pk, "worker-b") == "finished"
     training = TrainingRun.objects.get(run=run)
     assert (training.worker, training.attempts, training.lease) == ("worker-b", 1, "")
 
 
 def test_a_trainer_whose_lease_was_taken_stops_writing(built, alice, monkeypatch):
     run = start_run(alice, steps=3)
-    original = services.DatabaseSink.log
+    original = sink.DatabaseSink.log
 
     def taken_over_at_step_1(self, step, metrics):
         if step == 1:  # a delivery that thought this one dead took the run
             TrainingRun.objects.filter(run=run).update(lease="worker-b:2")
         original(self, step, metrics)
 
-    monkeypatch.setattr(services.DatabaseSink, "log", taken_over_at_step_1)
-    assert services.do_run_training(run.pk, "worker-a") == "lease lost"
+    monkeypatch.setattr(sink.DatabaseSink, "log", taken_over_at_step_1)
+    assert training_services.do_run_training(run.pk, "worker-a") == "lease lost"
     assert steps_of(run, "rewards/mean") == [0]
     samples = RolloutSample.objects.filter(training__run=run)
     assert set(samples.values_list("step", flat=True)) == {0}
@@ -148,8 +195,8 @@ def test_a_trainer_whose_lease_was_taken_stops_writing(built, alice, monkeypatch
 
 def test_a_stop_request_ends_the_run_after_its_step(built, alice):
     run = start_run(alice, steps=5)
-    services.do_request_stop(run)
-    assert services.do_run_training(run.pk) == "stopped"
+    training_services.do_request_stop(run)
+    assert training_services.do_run_training(run.pk) == "stopped"
     assert steps_of(run, "rewards/mean") == [0]
     # every run checkpoints in a folder of its own, even if a run id comes back after a reset
     other = start_run(alice, steps=5)
@@ -175,7 +222,8 @@ def test_a_real_worker_trains_on_the_gpu_queue_and_scores_on_the_timing_queue(
     assert [(j.step, j.status) for j in jobs] == [(0, "done"), (1, "done")]
     assert all(j.worker for j in jobs)  # measured by the worker, not the trainer's process
     stored = RolloutSample.objects.filter(training__run=run, step=1).order_by("index")
-    assert [s.reward for s in stored] == [score["reward"] for score in jobs[1].result[0]]
+    first_group = remote.scored_groups(jobs[1].result)[0]
+    assert [s.reward for s in stored] == [score["reward"] for score in first_group]
 
 
 def test_a_scoring_job_is_scored_from_its_request(built, alice):
@@ -189,8 +237,8 @@ def test_a_scoring_job_is_scored_from_its_request(built, alice):
             "groups": [{"problem": "sum", "programs": [fast, "print(0)\n", None]}],
         },
     )
-    assert services.do_score_rollouts(job.pk, "w") == "done"
-    scores = services._PolledScores(job.pk, timeout_s=1).result()[0]
+    assert remote.do_score_rollouts(job.pk, "w") == "done"
+    scores = remote._PolledScores(job.pk, timeout_s=1).result()[0]
     assert [s.verdict for s in scores] == ["OK", "WRONG_ANSWER", "FORMAT"]
     assert scores[0].correct and scores[0].speed_percentile is not None
     assert [s.reward for s in scores[1:]] == [-1.0, -1.0]
@@ -222,7 +270,7 @@ def test_programs_the_policy_writes_are_run_and_judged_through_the_service(
 
     monkeypatch.setattr(loop, "sample_groups", writes_known_programs)
     run = start_run(alice, steps=1)
-    assert services.do_run_training(run.pk) == "finished"
+    assert training_services.do_run_training(run.pk) == "finished"
     stored = RolloutSample.objects.filter(training__run=run).order_by("index")
     assert [(s.verdict, s.correct) for s in stored] == [("OK", True), ("WRONG_ANSWER", False)]
     assert stored[0].speed_percentile is not None and stored[0].reward == 1.0
@@ -230,21 +278,21 @@ def test_programs_the_policy_writes_are_run_and_judged_through_the_service(
 
 def test_a_prompt_can_carry_the_slowest_reference_to_make_faster(built, tmp_path):
     config = TrainConfig.from_dict({**SMALL, "baseline_program": True})
-    problems, examples = services.training_problems(config, tmp_path)
+    problems, examples = training_services.training_problems(config, tmp_path)
     slow = Problem.objects.get(slug="sum").solutions.get(name="accepted/slow.py").code
     assert [p.slug for p in problems] == ["sum"]
     prompt = problems[0].prompt
     assert "### A correct but slow program" in prompt and slow.strip() in prompt
     assert prompt.endswith("```python\n") and len(examples) == 3  # fast, middle, slow
-    plain, _ = services.training_problems(TrainConfig.from_dict(SMALL), tmp_path)
+    plain, _ = training_services.training_problems(TrainConfig.from_dict(SMALL), tmp_path)
     assert "slow program" not in plain[0].prompt
 
 
 def test_a_split_without_built_problems_is_named(built):
     Problem.objects.filter(slug="sum").update(split="train")
     with pytest.raises(ValueError, match="split: no test problem has stored runtimes"):
-        services.check_train_request({**SMALL, "split": "test"})
-    assert services.check_train_request({**SMALL, "split": "train"})[0].split == "train"
+        training_services.check_train_request({**SMALL, "split": "test"})
+    assert training_services.check_train_request({**SMALL, "split": "train"})[0].split == "train"
 
 
 def test_the_demo_runs_differ_only_in_the_recipe(built):
@@ -255,7 +303,7 @@ def test_the_demo_runs_differ_only_in_the_recipe(built):
     paper = TrainConfig.from_toml(scripts / "demo_train.toml").as_dict()
     rlvr = TrainConfig.from_toml(scripts / "demo_train_rlvr.toml").as_dict()
     for config in (paper, rlvr):
-        services.check_train_request(config)
+        training_services.check_train_request(config)
     changed = {key: (paper[key], rlvr[key]) for key in paper if paper[key] != rlvr[key]}
     assert changed == {
         "reward_config": ("binary-top30", "correctness-only"),

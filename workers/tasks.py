@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import socket
-
 from celery import shared_task
 
-from workers import heartbeat, pinning, services  # noqa: F401  (signal handlers)
+from codeopt_site.jobs import JobTask, worker_name
+from workers import demo
+from workers.process import heartbeat, pinning  # noqa: F401  (signal handlers)
+from workers.timing import services as timing_services
+from workers.training import lease, remote
+from workers.training import services as training_services
 
 
 @shared_task(name="workers.replay_synthetic_run")
 def replay_synthetic_run(run_id: int, api_url: str, total_steps: int = 600, interval: float = 0.5):
-    return services.do_replay_synthetic_run(run_id, api_url, total_steps, interval)
+    return demo.do_replay_synthetic_run(run_id, api_url, total_steps, interval)
 
 
 @shared_task(name="workers.ping")
@@ -20,59 +23,53 @@ def ping() -> str:
 
 
 # Acknowledged after it ends: a worker that dies mid-job hands the message back, and the
-# job restarts clean (services._claim); one that finished is not run twice.
-@shared_task(bind=True, name="workers.run_timing_job", acks_late=True, reject_on_worker_lost=True)
+# job restarts clean (codeopt_site.jobs.claim); one that finished is not run twice.
+@shared_task(
+    bind=True,
+    base=JobTask,
+    name="workers.run_timing_job",
+    job_model="workers.TimingJob",
+    acks_late=True,
+    reject_on_worker_lost=True,
+)
 def run_timing_job(self, job_id: str) -> str:
-    return services.do_run_timing_job(job_id, self.request.hostname or socket.gethostname())
-
-
-# A build measures programs, so it runs where timing jobs run (one at a time per worker).
-@shared_task(name="workers.run_dataset_build")
-def run_dataset_build(build_id: int) -> str:
-    from problems.services import do_run_build
-
-    return do_run_build(build_id).status
-
-
-# The simulator is numpy on stored runtimes: no measurement, so the default queue.
-@shared_task(name="workers.run_reward_simulation")
-def run_reward_simulation(simulation_id: int) -> str:
-    from rewards.services import do_run_simulation
-
-    return do_run_simulation(simulation_id).status
+    return timing_services.do_run_timing_job(job_id, worker_name(self))
 
 
 # Training runs one task per GPU (or one CPU worker) on the `gpu` queue. Acknowledged after it
 # ends: a worker that dies hands the task back and the run resumes from its last checkpoint.
-@shared_task(bind=True, name="workers.train", acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    bind=True, base=JobTask, name="workers.train", acks_late=True, reject_on_worker_lost=True
+)
 def train(self, run_id: int) -> str:
     try:
-        return services.do_run_training(run_id, self.request.hostname or socket.gethostname())
-    except services.RunBusy as busy:
+        return training_services.do_run_training(run_id, worker_name(self))
+    except lease.RunBusy as busy:
         # another delivery trains it; come back when its lease would have gone stale
-        raise self.retry(exc=busy, countdown=services.LEASE_STALE_S, max_retries=None) from busy
+        raise self.retry(exc=busy, countdown=lease.LEASE_STALE_S, max_retries=None) from busy
 
 
 # Scoring a training step's programs measures them: it runs where timing jobs run.
-@shared_task(bind=True, name="workers.score_rollouts", acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    bind=True,
+    base=JobTask,
+    name="workers.score_rollouts",
+    job_model="workers.ScoringJob",
+    acks_late=True,
+    reject_on_worker_lost=True,
+)
 def score_rollouts(self, job_id: int) -> str:
-    return services.do_score_rollouts(job_id, self.request.hostname or socket.gethostname())
+    return remote.do_score_rollouts(job_id, worker_name(self))
 
 
-# An evaluation generates (queue `gpu`, where models run) or only scores uploaded programs
-# (queue `timing`); evaluations.services.do_create_evaluation chooses. Acknowledged after it
-# ends: a worker that dies hands it back, and it starts over.
-@shared_task(bind=True, name="workers.evaluate", acks_late=True, reject_on_worker_lost=True)
-def evaluate(self, evaluation_id: int) -> str:
-    from evaluations.services import do_run_evaluation
-
-    return do_run_evaluation(evaluation_id, self.request.hostname or socket.gethostname())
-
-
-# Speedup-source judging (queue `judge`): the analyzer, and the LLM judge, which mostly waits
-# on its endpoint.
-@shared_task(name="workers.judge")
-def judge(batch_id: int) -> str:
-    from judges.services import do_run_batch
-
-    return do_run_batch(batch_id)
+# An offer of one group of a scoring job to an idle timing worker (remote.do_score_part):
+# a part another worker took is skipped, so extra deliveries cost nothing.
+@shared_task(
+    bind=True,
+    base=JobTask,
+    name="workers.score_part",
+    acks_late=True,
+    reject_on_worker_lost=True,
+)
+def score_part(self, job_id: int, index: int) -> str:
+    return remote.do_score_part(job_id, index, worker_name(self))

@@ -3,6 +3,9 @@
 For each problem, five stages, each counted in the build's funnel:
 1. re-run every reference on the problem's own tests; drop the problem when a labelled-correct
    reference fails there;
+   then its generators: the hand-written ones and those of the other sources (inferred from
+   its tests, written by a model: problems/generators/sources.py), each validated in the
+   sandbox (problems/generators/validate.py); only the valid ones feed stages 2-3;
 2. correctness tests from the generators (G x C candidates), kept on consensus of the correct
    references; wrong references must be caught;
 3. optimization tests: grow each generator's SIZE until the slowest correct reference needs
@@ -22,6 +25,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from problems.generators.sources import Proposer
 from problems.pipeline.model import (
     STAGES,
     BuildResult,
@@ -37,6 +41,7 @@ __all__ = [
     "STAGES",
     "BuildResult",
     "PipelineConfig",
+    "Proposer",
     "ProblemOutcome",
     "SourceProblem",
     "SourceSolution",
@@ -53,13 +58,16 @@ def build_problem(
     *,
     workdir: Path | None = None,
     on_stage: Callable[[int, str], None] | None = None,
+    proposers: list[Proposer] | None = None,
 ) -> ProblemOutcome:
-    """Run the five stages on one problem (its test files must exist until this returns)."""
+    """Run the five stages on one problem (its test files must exist until this returns).
+    `proposers`: the generator sources besides the hand-written generators (None: those
+    `config` asks for)."""
     config.check()
     root = Path(tempfile.mkdtemp(prefix="codeopt-build-", dir=workdir))
     root.chmod(0o711)  # the sandbox user passes through to its boxes
     try:
-        return ProblemBuilder(problem, config, root, on_stage).run()
+        return ProblemBuilder(problem, config, root, on_stage, proposers).run()
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

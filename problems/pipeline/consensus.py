@@ -26,18 +26,18 @@ def find_consensus(
     """Group the references' outputs by what the problem's checker calls equal (tolerances
     included) and keep the largest group when it has `min_agree` members and is a strict
     majority of all the references asked (`outputs`, one entry per reference)."""
-    groups: list[tuple[str, Path, list[str]]] = []  # (text, a file, names)
+    groups: list[tuple[bytes, Path, list[str]]] = []  # (output, a file, names)
     failed = [name for name, path in outputs.items() if path is None]
     for name, path in outputs.items():
         if path is None:
             continue
-        text = path.read_text(errors="replace")
+        output = path.read_bytes()
         for representative, _, names in groups:
-            if check_output(representative, text, checker).ok:
+            if check_output(representative, output, checker).ok:
                 names.append(name)
                 break
         else:
-            groups.append((text, path, [name]))
+            groups.append((output, path, [name]))
     if not groups:
         return Consensus(None, [], [], failed, "no reference finished")
     groups.sort(key=lambda group: -len(group[2]))

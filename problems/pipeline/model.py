@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from problems.generators import SOURCES, Proposal
+from problems.importers.kattis import MAX_TEST_BYTES
+from rewards.typed import bounded, load_config, within_bounds
 from workers.execution.checker import CheckerSettings
 
 STAGES = (
@@ -20,80 +23,102 @@ STAGES = (
 class PipelineConfig:
     """Every threshold of the construction pipeline; stored verbatim with each build."""
 
-    max_references: int = 12
+    max_references: int = bounded(12, 1, 1000)
     """Correct references used per problem (code_contests has hundreds); chosen by name."""
-    verify_time_factor: float = 2.0
+    verify_time_factor: float = bounded(2.0, 1, 100)
     """Stage 1 runs references with this many times the problem's time limit (another
     machine's limit is not this one's; a reference only fails by crashing or answering wrong
     or by running past this)."""
-    generator_candidates: int = 3
+    generator_candidates: int = bounded(3, 1, 1000)
     """Stage 2: C candidate inputs per generator (G generators give G x C candidates)."""
-    generator_cpu_s: float = 20.0
+    generator_cpu_s: float = bounded(20.0, 0, 600)
     """CPU seconds a generator may use for one input (one that loops is stopped there)."""
-    correctness_sizes: tuple[int, ...] = (2, 8, 25)
+    correctness_sizes: tuple[int, ...] = bounded((2, 8, 25), 1, 1_000_000)
     """Stage 2: the SIZE argument of the candidates, cycled (small: they check correctness)."""
-    min_agree: int = 2
+    min_agree: int = bounded(2, 1, 1000)
     """Stage 2: a candidate is kept when at least this many correct references print the
     same answer and they are a strict majority of the problem's correct references."""
-    slow_target_s: float = 1.0
+    slow_target_s: float = bounded(1.0, 0, 60)
     """Stage 3: T_slow, the CPU seconds the slowest correct reference should need on an
     optimization test."""
-    fast_fraction: float = 0.5
+    fast_fraction: float = bounded(0.5, 0, 1)
     """Stage 3: the fastest correct reference must stay under fast_fraction x T_slow."""
-    size_min: int = 1
-    size_max: int = 100
-    max_probes: int = 7
+    min_fast_work_s: float = bounded(0.05, 0, 60)
+    """Stage 3: the fastest correct reference should do at least this much CPU beyond the
+    interpreter's start-up on an optimization test. Below it the work is the size of a
+    single run's noise on a shared host (start-up alone is ~0.01 s here), so the ranks of
+    fast programs, the ones near the bar, flip at random. SIZE grows past the slowest
+    reference's T_slow (too-slow ones then time out at the stage 4 cap) until it does, or
+    the report says why it cannot (the generator's largest SIZE, the cap)."""
+    size_min: int = bounded(1, 1, 1_000_000)
+    """Stage 3: the smallest SIZE the search probes."""
+    size_max: int = bounded(100, 1, 1_000_000)
+    """Stage 3: the largest SIZE passed to a generator (the pack's generators reach their
+    statement's limits at 100)."""
+    max_probes: int = bounded(7, 1, 100)
     """Stage 3: the bounded search over SIZE probes at most this many sizes per generator."""
-    optimization_tests_per_generator: int = 1
-    repeats: int = 3
+    optimization_tests_per_generator: int = bounded(1, 1, 100)
+    """Stage 3: optimization tests made from each generator at the chosen SIZE (seeds differ)."""
+    infer_generators: bool = True
+    """Before stage 2: propose a generator inferred from the layout of the problem's own
+    test inputs and its statement's constraint lines (problems/generators/infer.py)."""
+    llm_generators: bool = True
+    """Before stage 2: ask a model for generators when an endpoint is configured
+    (GENERATOR_LLM_* or JUDGE_LLM_* variables; problems/generators/llm.py)."""
+    validation_size: int = bounded(8, 1, 1_000_000)
+    """Generator validation: the small SIZE of the inputs every correct reference runs on
+    (the pack's generators give at most a few thousand numbers there)."""
+    validation_seeds: int = bounded(3, 2, 100)
+    """Generator validation: seeds at validation_size (the first is generated twice: the
+    same bytes; the seeds must not all give the same input)."""
+    validation_min_inputs: int = bounded(2, 1, 100)
+    """Generator validation: a generator is rejected when fewer of its validation_seeds
+    inputs than this get one answer from every correct reference (an input a reference
+    crashes on or disagrees on is dropped, never the reference)."""
+    min_size_growth: float = bounded(2.0, 1, 1000)
+    """Generator validation: at size_max the slowest correct reference must need this many
+    times its CPU time at validation_size (a clear factor: one run's noise is far less) ..."""
+    min_growth_s: float = bounded(0.01, 0, 60)
+    """... and this many CPU seconds more, so that two runs of a few milliseconds (a C++
+    reference's start-up) whose ratio is noise are not read as growth."""
+    max_input_bytes: int = bounded(MAX_TEST_BYTES, 1024, MAX_TEST_BYTES)
+    """The size cap of a generated input (at every SIZE up to size_max): the cap an
+    imported test must meet (problems/importers/kattis.MAX_TEST_BYTES) unless lowered."""
+    repeats: int = bounded(3, 2, 100)
     """Stage 4: interleaved runs of every reference on every optimization test."""
-    runtime_cap_factor: float = 2.5
+    runtime_cap_factor: float = bounded(2.5, 1, 100)
     """Stage 4: a run is stopped at runtime_cap_factor x T_slow (too-slow references)."""
     ranking_language: str = "python"
     """Stage 4: the language whose correct references decide discrimination (a program is
     ranked among references in its own language; C++ next to Python would make every ratio
     huge). Empty: all languages together."""
-    min_ratio: float = 2.0
+    min_ratio: float = bounded(2.0, 1, 1000)
     """Stage 4: keep a problem when slowest / fastest correct reference (median over its
     optimization tests) reaches this."""
-    min_rank_stability: float = 0.8
+    min_rank_stability: float = bounded(0.8, 0, 1)
     """Stage 4: ... and the mean Spearman correlation of each repeat's order of the
     references with their median order reaches this."""
-    test_fraction: float = 0.25
+    test_fraction: float = bounded(0.25, 0, 1)
     """Stage 5: the share of kept problems in the test split (paper: 302 of 1,302)."""
     split_seed: str = "codeopt"
     """Stage 5: the split is a hash of split_seed and the slug: deterministic, and a problem
     keeps its split when others are added."""
 
     def check(self) -> None:
-        """ValueError naming the first field out of range."""
-        positive = (
-            "max_references",
-            "verify_time_factor",
-            "generator_cpu_s",
-            "min_agree",
-            "slow_target_s",
-            "max_probes",
-            "repeats",
-            "runtime_cap_factor",
-        )
-        for name in positive:
-            if not getattr(self, name) > 0:
+        """ValueError naming the first field the bounds cannot check (open intervals, rules
+        across fields)."""
+        within_bounds(self)
+        for name in ("generator_cpu_s", "slow_target_s", "fast_fraction", "min_fast_work_s"):
+            if getattr(self, name) == 0:
                 raise ValueError(f"{name}: must be positive")
-        if self.generator_candidates < 0 or self.optimization_tests_per_generator < 1:
-            raise ValueError("generator_candidates/optimization_tests_per_generator: out of range")
-        if not self.correctness_sizes or min(self.correctness_sizes) < 1:
-            raise ValueError("correctness_sizes: at least one size, each at least 1")
-        if not 1 <= self.size_min <= self.size_max:
-            raise ValueError("size_min: must be at least 1 and at most size_max")
-        if not 0 < self.fast_fraction <= 1:
-            raise ValueError("fast_fraction: must be in (0, 1]")
-        if self.repeats < 2:
-            raise ValueError("repeats: at least 2 (rank stability compares repeats)")
-        if self.min_ratio < 1:
-            raise ValueError("min_ratio: must be at least 1")
-        if not 0 <= self.test_fraction <= 1:
-            raise ValueError("test_fraction: must be in [0, 1]")
+        if not self.correctness_sizes:
+            raise ValueError("correctness_sizes: at least one size")
+        if self.size_min > self.size_max:
+            raise ValueError("size_min: must be at most size_max")
+        if self.validation_size >= self.size_max:
+            raise ValueError("validation_size: must be under size_max (growth compares them)")
+        if self.validation_min_inputs > self.validation_seeds:
+            raise ValueError("validation_min_inputs: must be at most validation_seeds")
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -102,24 +127,14 @@ class PipelineConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> PipelineConfig:
-        """A config from stored or submitted values; ValueError naming an unknown field."""
-        known = {f.name: f for f in fields(cls)}
-        values = {}
-        for name, value in data.items():
-            if name not in known:
-                raise ValueError(f"{name}: not a pipeline setting")
-            default = getattr(cls(), name)
-            try:
-                if isinstance(default, tuple):
-                    items = value.split(",") if isinstance(value, str) else value
-                    values[name] = tuple(int(v) for v in items)
-                else:
-                    values[name] = type(default)(value)
-            except (TypeError, ValueError):
-                raise ValueError(f"{name}: {value!r} is not a {type(default).__name__}") from None
-        config = cls(**values)
-        config.check()
-        return config
+        """A checked config from plain data (a stored build); ValueError naming the field."""
+        return load_config(cls, data)
+
+    @classmethod
+    def from_text(cls, data: dict) -> PipelineConfig:
+        """A checked config from a form's or a command line's values (text parsed strictly:
+        `repeats=2.7` is an error, not 2); ValueError naming the field."""
+        return load_config(cls, data, text=True)
 
 
 @dataclass
@@ -147,9 +162,11 @@ class SourceProblem:
     checker: CheckerSettings
     tests: list[SourceTest]
     solutions: list[SourceSolution]
-    generators: dict[str, str] = field(default_factory=dict)  # name -> code
+    generators: dict[str, str] = field(default_factory=dict)  # hand-written: name -> code
     validator_sources: list[Path] = field(default_factory=list)
     validator_flags: tuple[str, ...] = ()
+    statement: str = ""  # what the inferred and LLM generator sources read
+    memory_mb: int = 512
 
 
 @dataclass
@@ -178,6 +195,19 @@ class Runtime:
 
 
 @dataclass
+class ValidatedGenerator:
+    """A proposed generator and its validation (problems/generators/validate.Report as
+    plain data); only valid ones feed stages 2-3."""
+
+    proposal: Proposal
+    report: dict
+
+    @property
+    def valid(self) -> bool:
+        return bool(self.report.get("valid"))
+
+
+@dataclass
 class ProblemOutcome:
     slug: str
     stage_reached: int = 0  # the last stage passed (0: candidate only)
@@ -190,6 +220,13 @@ class ProblemOutcome:
     new_tests: list[NewTest] = field(default_factory=list)
     runtimes: list[Runtime] = field(default_factory=list)
     executions: int = 0
+    generators: list[ValidatedGenerator] = field(default_factory=list)
+    generator_sources: list[str] = field(default_factory=list)  # the sources that proposed
+
+    def sources_of(self, kind: str) -> set[str]:
+        """The sources whose generators made this problem's new tests of `kind`."""
+        source = {g.proposal.name: g.proposal.source for g in self.generators}
+        return {source[t.generator] for t in self.new_tests if t.kind == kind}
 
 
 @dataclass
@@ -208,3 +245,34 @@ class BuildResult:
         counts.append(("train", sum(1 for o in kept if o.split == "train")))
         counts.append(("test", sum(1 for o in kept if o.split == "test")))
         return counts
+
+    def generator_funnel(self) -> dict:
+        """Per generator source: generators proposed and valid, the problems with a proposal
+        and with a valid one, and the problems that passed stages 2-4 because of it (its
+        generators made their consensus correctness tests, stage 2, or their optimization
+        tests, stages 3 and 4), counted in `stages` and, when no other source took part,
+        in `alone`. Problems that never reached the validation (stopped at stage 1) count
+        nowhere."""
+        rows = {}
+        because = {STAGES[2]: "correctness", STAGES[3]: "optimization", STAGES[4]: "optimization"}
+        for source in SOURCES:
+            row = rows[source] = {
+                "proposed": 0,
+                "valid": 0,
+                "problems_proposed": 0,
+                "problems_valid": 0,
+                "stages": dict.fromkeys(because, 0),
+                "alone": dict.fromkeys(because, 0),
+            }
+            for outcome in self.outcomes:
+                mine = [g for g in outcome.generators if g.proposal.source == source]
+                row["proposed"] += len(mine)
+                row["valid"] += sum(g.valid for g in mine)
+                row["problems_proposed"] += bool(mine)
+                row["problems_valid"] += any(g.valid for g in mine)
+                for stage, kind in because.items():
+                    sources = outcome.sources_of(kind)
+                    if outcome.stage_reached >= STAGES.index(stage) and source in sources:
+                        row["stages"][stage] += 1
+                        row["alone"][stage] += sources == {source}
+        return {"stages": list(because), "sources": rows}

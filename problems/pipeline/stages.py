@@ -9,38 +9,25 @@ from __future__ import annotations
 import hashlib
 import math
 import statistics
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from scipy.stats import spearmanr
 
-from problems.pipeline.consensus import find_consensus
+from problems.generators.sources import Proposer, default_proposers, proposals_for
 from problems.pipeline.model import (
     NewTest,
     PipelineConfig,
     ProblemOutcome,
     Runtime,
     SourceProblem,
+    ValidatedGenerator,
 )
-from workers.execution.engine import (
-    LANGUAGES,
-    Case,
-    ExecutionReport,
-    Program,
-    ValidatorError,
-    collect_outputs,
-    measure,
-)
-from workers.execution.generate import run_generator
-from workers.execution.sandbox import Limits
+from problems.pipeline.runs import ProblemRuns, derive_seed, failing, limits_for, probe_seed
+from workers.execution.engine import LANGUAGES, Case, Program, ValidatorError
 
+__all__ = ["ProblemBuilder", "derive_seed", "split_of"]
 MIN_COST_S = 1e-3  # a ratio's denominator floor: CPU time below a millisecond is start-up noise
-
-
-def derive_seed(*parts: object) -> int:
-    """A generator seed that depends only on what the test is for (rebuilds are identical)."""
-    return int(hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:12], 16)
 
 
 def split_of(slug: str, config: PipelineConfig) -> str:
@@ -49,16 +36,11 @@ def split_of(slug: str, config: PipelineConfig) -> str:
     return "test" if int.from_bytes(digest[:8], "big") / 2**64 < config.test_fraction else "train"
 
 
-def _executions(reports: dict[str, ExecutionReport]) -> int:
-    return sum(len(r.wall_samples) for report in reports.values() for r in report.tests)
-
-
-def _limits(cpu_seconds: float) -> Limits:
-    return Limits(cpu_seconds=cpu_seconds, wall_seconds=3 * cpu_seconds + 2)
-
-
 class ProblemBuilder:
-    """Runs the stages for one problem, in `workdir` (which the caller removes)."""
+    """Runs the stages for one problem, in `workdir` (which the caller removes).
+
+    `proposers`: the generator sources besides the hand-written generators (None: those
+    the config asks for, problems.generators.sources.default_proposers)."""
 
     def __init__(
         self,
@@ -66,13 +48,16 @@ class ProblemBuilder:
         config: PipelineConfig,
         workdir: Path,
         on_stage: Callable[[int, str], None] | None = None,
+        proposers: list[Proposer] | None = None,
     ):
         self.problem = problem
         self.config = config
         self.workdir = workdir
         self.on_stage = on_stage
+        self.proposers = default_proposers(config) if proposers is None else proposers
         self.outcome = ProblemOutcome(problem.slug)
-        self.verify_limits = _limits(problem.time_limit_s * config.verify_time_factor)
+        self.runs = ProblemRuns(problem, config, workdir)
+        self.verify_limits = self.runs.verify_limits
         runnable = [s for s in problem.solutions if s.language in LANGUAGES]
         by_label = {
             label: [
@@ -87,13 +72,20 @@ class ProblemBuilder:
         self.wrong = by_label["wrong"]
         self.not_runnable = len(problem.solutions) - len(runnable)
         self.wrong_caught: set[str] = set()
+        self.generators: dict[str, str] = {}  # the valid ones: name -> code (stages 2-3)
         self.failed_generators: dict[str, str] = {}
         self.test_paths: dict[str, tuple[Path, Path]] = {}  # new test -> (input, answer)
 
     def run(self) -> ProblemOutcome:
+        try:
+            return self._run_stages()
+        finally:
+            self.outcome.executions = self.runs.executions
+
+    def _run_stages(self) -> ProblemOutcome:
         stages = (
             ("verifying references", self.verify_references),
-            ("correctness tests", self.correctness_tests),
+            ("validating generators", self.correctness_tests),
             ("optimization tests", self.optimization_tests),
             ("discrimination", self.discrimination),
             ("split", self.split),
@@ -126,7 +118,7 @@ class ProblemBuilder:
             )
         tests = [Case(t.name, t.input_path, t.answer_path, t.kind) for t in self.problem.tests]
         try:
-            reports = measure(
+            reports = self.runs.measure(
                 self.correct + self.wrong,
                 tests,
                 limits=self.verify_limits,
@@ -134,17 +126,15 @@ class ProblemBuilder:
                 checker=self.problem.checker,
                 validator_sources=self.problem.validator_sources or None,
                 validator_flags=self.problem.validator_flags,
-                workdir=self.workdir,
             )
         except ValidatorError as exc:
             return f"the problem's output validator fails: {exc}"
-        self.outcome.executions += _executions(reports)
         failures = []
         for program in self.correct:
             failed = next((r for r in reports[program.name].tests if r.verdict != "OK"), None)
             if failed is not None:
                 failures.append(f"{program.name}: {failed.verdict} on {failed.name}")
-        self._note_caught(reports)
+        self.wrong_caught |= failing(reports, self.wrong)
         report["failures"] = failures
         if failures:
             return "correct references fail on the problem's tests: " + "; ".join(failures[:5])
@@ -165,33 +155,52 @@ class ProblemBuilder:
                 )
         return None
 
-    def _note_caught(self, reports: dict[str, ExecutionReport]) -> None:
-        for program in self.wrong:
-            if any(r.verdict != "OK" for r in reports[program.name].tests):
-                self.wrong_caught.add(program.name)
+    # -- before stage 2: the generators -----------------------------------------------------
+    def choose_generators(self) -> None:
+        """Every proposal (the hand-written generators, then each proposer's) validated
+        against the verified references (problems/generators/validate.py); the valid ones
+        feed stages 2-3, every one is kept in the outcome with its report."""
+        # validate imports this package's modules: imported on use (no import-time circle)
+        from problems.generators.validate import validate
+
+        proposals = proposals_for(self.problem, self.proposers)
+        self.outcome.generator_sources = ["hand", *(p.source for p in self.proposers)]
+        for proposal in proposals:
+            report = validate(
+                proposal,
+                self.problem,
+                self.config,
+                self.workdir,
+                self.correct,
+                self.wrong,
+                runs=self.runs,
+            ).as_dict()
+            self.outcome.generators.append(ValidatedGenerator(proposal, report))
+            if report["valid"]:
+                self.generators[proposal.name] = proposal.code
+        self.outcome.report["generators"] = {
+            g.proposal.name: {
+                "source": g.proposal.source,
+                "valid": g.valid,
+                "reasons": g.report["reasons"],
+            }
+            for g in self.outcome.generators
+        }
+
+    def _no_generator(self) -> str:
+        """Why there is no generator to grow tests from ('' when there is one)."""
+        if self.generators:
+            return ""
+        if self.outcome.generators:
+            return f"no valid input generator ({len(self.outcome.generators)} proposed)"
+        return "no input generator"
 
     # -- stage 2 -------------------------------------------------------------------------
     def _generate(self, name: str, code: str, seed: int, size: int) -> Case | None:
-        path = self.workdir / f"{name}-{seed}-{size}.in"
-        cpu = self.config.generator_cpu_s
-        limits = Limits(cpu_seconds=cpu, wall_seconds=2 * cpu + 5, memory_mb=2048, output_mb=256)
-        generated = run_generator(code, seed, size, path, limits=limits, workdir=self.workdir)
-        self.outcome.executions += 1
-        if not generated.ok:
+        generated = self.runs.generate(name, code, seed, size)
+        if generated.case is None:
             self.failed_generators[name] = f"SIZE={size}: {generated.message}"
-            return None
-        return Case(f"{name}-{seed}-{size}", path, path)
-
-    def _output_dir(self) -> Path:
-        """A fresh folder per batch of outputs (a later batch must not overwrite them)."""
-        return Path(tempfile.mkdtemp(prefix="outputs-", dir=self.workdir))
-
-    def _agree(self, case: Case, outputs: dict, programs: list[Program]):
-        return find_consensus(
-            {p.name: outputs[p.name][case.name][1] for p in programs},
-            self.problem.checker,
-            min_agree=self.config.min_agree,
-        )
+        return generated.case
 
     def _new_test(self, kind, name, generator, seed, size, case, consensus) -> NewTest:
         data = case.input_path.read_bytes()
@@ -212,13 +221,16 @@ class ProblemBuilder:
 
     def correctness_tests(self) -> str | None:
         """G generators x C candidates; a candidate becomes a test on consensus."""
+        self.choose_generators()
+        if self.on_stage is not None:
+            self.on_stage(1, "correctness tests")
         report = self.outcome.report["consensus"] = {"candidates": [], "generators": {}}
-        if not self.problem.generators:
-            report["note"] = "no input generators: the problem's own tests only"
+        if self._no_generator():
+            report["note"] = f"{self._no_generator()}: the problem's own tests only"
             report["wrong_caught"] = sorted(self.wrong_caught)
             return None
         candidates = []  # (generator, seed, size, case)
-        for generator, code in sorted(self.problem.generators.items()):
+        for generator, code in sorted(self.generators.items()):
             for index in range(self.config.generator_candidates):
                 size = self.config.correctness_sizes[index % len(self.config.correctness_sizes)]
                 seed = derive_seed(self.problem.slug, generator, "correctness", index)
@@ -231,17 +243,10 @@ class ProblemBuilder:
             return "no generator produced an input: " + "; ".join(
                 f"{g}: {why}" for g, why in self.failed_generators.items()
             )
-        outputs = collect_outputs(
-            self.correct,
-            [c[3] for c in candidates],
-            self._output_dir(),
-            limits=self.verify_limits,
-            workdir=self.workdir,
-        )
-        self.outcome.executions += len(self.correct) * len(candidates)
+        outputs = self.runs.outputs(self.correct, [c[3] for c in candidates])
         disagreeing: set[str] = set()
         for index, (generator, seed, size, case) in enumerate(candidates):
-            consensus = self._agree(case, outputs, self.correct)
+            consensus = self.runs.agree(case, outputs, self.correct)
             name = f"gen/{generator}/c{index}-s{size}"
             report["candidates"].append(
                 {
@@ -271,37 +276,19 @@ class ProblemBuilder:
         return None
 
     def _catch_wrong_on_new_tests(self) -> None:
-        if not self.wrong:
-            return
         cases = [Case(t.name, *self.test_paths[t.name], t.kind) for t in self.outcome.new_tests]
-        reports = measure(
-            self.wrong,
-            cases,
-            limits=self.verify_limits,
-            repeats=1,
-            checker=self.problem.checker,
-            workdir=self.workdir,
-        )
-        self.outcome.executions += _executions(reports)
-        self._note_caught(reports)
+        self.wrong_caught |= self.runs.caught(self.wrong, cases)
 
     # -- stage 3 -------------------------------------------------------------------------
-    def _probe(self, generator: str, code: str, size: int, index: int = 0):
-        """Generate at `size` and run every correct reference once: (case, outputs, costs)."""
-        seed = derive_seed(self.problem.slug, generator, "optimization", size, index)
-        case = self._generate(generator, code, seed, size)
-        if case is None:
+    def _probe(
+        self, generator: str, code: str, size: int, index: int = 0, cap_s: float | None = None
+    ):
+        """Generate at `size` and run every correct reference once (runs.Probe; None when
+        the generator failed). Runs are stopped at 1.5 x T_slow, or `cap_s`."""
+        seed = probe_seed(self.problem.slug, generator, size, index)
+        if self._generate(generator, code, seed, size) is None:  # (the probe reuses the input)
             return None
-        limits = _limits(1.5 * self.config.slow_target_s)
-        outputs = collect_outputs(
-            self.correct, [case], self._output_dir(), limits=limits, workdir=self.workdir
-        )
-        self.outcome.executions += len(self.correct)
-        costs = {}
-        for program in self.correct:
-            result, path = outputs[program.name][case.name]
-            costs[program.name] = result.cpu_s if path is not None else math.inf
-        return seed, case, outputs, costs
+        return self.runs.probe(generator, code, self.correct, size, index, cap_s)
 
     def _search_size(self, generator: str, code: str, probes: list[dict]):
         """The largest SIZE (bounded search) at which the slowest correct reference stays
@@ -314,7 +301,7 @@ class ProblemBuilder:
             probe = self._probe(generator, code, size)
             if probe is None:
                 return False
-            slowest, fastest = max(probe[3].values()), min(probe[3].values())
+            slowest, fastest = max(probe.costs.values()), min(probe.costs.values())
             probes.append(
                 {
                     "size": size,
@@ -341,14 +328,68 @@ class ProblemBuilder:
                 break
         return found
 
+    def _ranked_fastest(self, costs: dict[str, float]) -> float:
+        """The fastest cost among the references a program is ranked with (its language's:
+        a C++ reference is faster than Python's start-up)."""
+        language = self.config.ranking_language
+        ranked = [
+            costs[p.name]
+            for p in self.correct
+            if p.name in costs and (not language or p.language == language)
+        ]
+        return min(ranked or costs.values())
+
+    def _grow_for_fast_work(self, generator: str, code: str, size: int, probe, probes):
+        """(size, probe, note): SIZE doubled (to size_max) while the fastest correct reference
+        does under min_fast_work_s beyond start-up, as long as a strict majority of them
+        still finish within the stage 4 cap (consensus needs them); `note` says why the work
+        stays short, or is empty."""
+        config = self.config
+        startup = self.runs.startup_s()
+        cap = config.runtime_cap_factor * config.slow_target_s
+        while True:
+            work = self._ranked_fastest(probe.costs) - startup
+            if work >= config.min_fast_work_s:
+                return size, probe, ""
+            short = (
+                f"the fastest reference does {work:.3f} s of work beyond {startup:.3f} s of "
+                f"start-up at SIZE {size}"
+            )
+            if size >= config.size_max:
+                return size, probe, f"{short}, the generator's largest"
+            bigger = min(config.size_max, size * 2)
+            grown = self._probe(generator, code, bigger, cap_s=cap)
+            if grown is None:
+                return size, probe, f"{short}; SIZE {bigger} failed to generate"
+            costs = grown.costs
+            finished = [c for c in costs.values() if math.isfinite(c)]
+            probes.append(
+                {
+                    "size": bigger,
+                    "slowest_s": max(costs.values()) if len(finished) == len(costs) else None,
+                    "fastest_s": min(finished) if finished else None,
+                    "purpose": "fastest reference's work",
+                }
+            )
+            if 2 * len(finished) <= len(costs):
+                return (
+                    size,
+                    probe,
+                    (
+                        f"{short}; at SIZE {bigger} only {len(finished)} of {len(costs)} "
+                        f"references finish within the {cap:g} s cap"
+                    ),
+                )
+            size, probe = bigger, grown
+
     def optimization_tests(self) -> str | None:
         """Grow each generator's SIZE until the slowest correct reference needs about
         T_slow; keep the test when the fastest stays well under it."""
         report = self.outcome.report["optimization"] = {"generators": {}}
-        if not self.problem.generators:
-            return "no input generator: optimization tests cannot be grown"
+        if self._no_generator():
+            return f"{self._no_generator()}: optimization tests cannot be grown"
         target, fast_limit = self.config.slow_target_s, self.config.fast_fraction
-        for generator, code in sorted(self.problem.generators.items()):
+        for generator, code in sorted(self.generators.items()):
             if generator in self.failed_generators:
                 continue
             probes: list[dict] = []
@@ -359,13 +400,16 @@ class ProblemBuilder:
                     generator, f"the slowest reference needs over {target:g} s at every size"
                 )
                 continue
-            size, first = found
+            size, first, note = self._grow_for_fast_work(generator, code, *found, probes)
             entry["size"] = size
+            entry["startup_s"] = self.runs.startup_s()
+            if note:
+                entry["fast_work_note"] = note
             for index in range(self.config.optimization_tests_per_generator):
                 probe = first if index == 0 else self._probe(generator, code, size, index)
                 if probe is None:
                     break
-                seed, case, outputs, costs = probe
+                seed, case, outputs, costs = probe.seed, probe.case, probe.outputs, probe.costs
                 fastest = min(costs.values())
                 name = f"opt/{generator}/s{size}-{index}"
                 if fastest > fast_limit * target:
@@ -374,14 +418,18 @@ class ProblemBuilder:
                         f"{fast_limit:g} x {target:g} s"
                     )
                     continue
-                consensus = self._agree(case, outputs, self.correct)
+                consensus = self.runs.agree(case, outputs, self.correct)
                 if consensus.answer_path is None:
                     entry["tests"].append(f"{name}: {consensus.reason}")
                     continue
                 self.outcome.new_tests.append(
                     self._new_test("optimization", name, generator, seed, size, case, consensus)
                 )
-                entry["tests"].append(f"{name}: kept")
+                ranked = self._ranked_fastest(costs)
+                share = self.runs.startup_s() / ranked if ranked > 0 else 0.0
+                entry["tests"].append(
+                    f"{name}: kept (fastest {ranked:.3f} s, {share:.0%} of it start-up)"
+                )
         if not any(t.kind == "optimization" for t in self.outcome.new_tests):
             return "no generator gave a discriminating optimization test"
         return None
@@ -393,15 +441,13 @@ class ProblemBuilder:
         config = self.config
         tests = [t for t in self.outcome.new_tests if t.kind == "optimization"]
         cases = [Case(t.name, *self.test_paths[t.name], t.kind) for t in tests]
-        reports = measure(
+        reports = self.runs.measure(
             self.correct + self.too_slow + self.wrong,
             cases,
-            limits=_limits(config.runtime_cap_factor * config.slow_target_s),
+            limits=limits_for(config.runtime_cap_factor * config.slow_target_s),
             repeats=config.repeats,
             checker=self.problem.checker,
-            workdir=self.workdir,
         )
-        self.outcome.executions += _executions(reports)
         for name, report in reports.items():
             for result in report.tests:
                 self.outcome.runtimes.append(

@@ -2,9 +2,9 @@
 // and the comparison charts: pτ pass@1 over τ with 95% intervals, and the win-rate matrix.
 "use strict";
 (() => {
-  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  const fmt = (v, d = 3) => (v === null || v === undefined ? "–" : Number(v).toFixed(d));
-  const config = { displaylogo: false, responsive: true };
+  const { esc, statusCell, progressCell, when } = codeopt;
+  const fmt = (v, d = 3) => codeopt.fmt(v, d);
+  const config = codeopt.plotConfig;
   const selected = new Set(new URLSearchParams(location.search).get("compare")?.split(",").filter(Boolean) || []);
 
   const node = document.getElementById("comparison-data");
@@ -57,11 +57,13 @@
       const progress = e.progress_total ? e.progress_done / e.progress_total : (e.status === "done" ? 1 : 0);
       const left = e.input_errors.length
         ? `<details><summary>${e.input_errors.length}</summary>${e.input_errors.map((x) => `line ${x.line}: ${esc(x.error)}`).join("<br>")}</details>` : "0";
+      const warning = e.interval_warning ? `<br><small class="warning interval-warning">${esc(e.interval_warning)}</small>` : "";
+      const progressed = e.status === "queued" && e.waiting
+        ? `<small class="waiting">${esc(e.waiting)}</small>` : progressCell(progress, 1, e.progress_text || e.stage);
       const cells = [
         `<input type="checkbox" value="${e.evaluation}"${selected.has(String(e.evaluation)) ? " checked" : ""}${e.status === "done" ? "" : " disabled"}>`,
-        `#${e.evaluation} ${esc(e.name)}${e.status === "done" ? ` <small><a href="/judges/?evaluation=${e.evaluation}#start">judge speedups</a></small>` : ""}`, what, esc(e.created_at.slice(0, 19).replace("T", " ")),
-        `<span class="status status-${esc(e.status)}">${esc(e.status)}</span>${e.error ? ` <span class="error">${esc(e.error)}</span>` : ""}`,
-        `<progress max="1" value="${progress}"></progress> ${fmt(100 * progress, 0)}% <small>${esc(e.stage)}</small>`,
+        `#${e.evaluation} ${esc(e.name)}${e.status === "done" ? ` <small><a href="/judges/?evaluation=${e.evaluation}#start">judge speedups</a></small>` : ""}${warning}`, what, when(e.created_at),
+        statusCell(e.status, e.error), progressed,
         e.n_problems ?? "–", String(e.n), fmt(e.p100), fmt(e.p50), fmt(e.p30), fmt(e.p10), left,
       ];
       tr.innerHTML = cells.map((c) => `<td>${c}</td>`).join("");

@@ -3,8 +3,10 @@
 "use strict";
 (() => {
   const data = JSON.parse(document.getElementById("judge-data").textContent);
-  const config = { displaylogo: false, responsive: true };
+  const config = codeopt.plotConfig;
   const cats = data.breakdown.categories;
+  // counts: an empty cell is white, any pair at all is visibly blue
+  const ZERO_WHITE = [[0, "#ffffff"], [1e-6, "#deebf7"], [1, "#08519c"]];
   const traces = Object.entries(data.breakdown.judges).map(([judge, b]) => ({
     type: "bar", name: `${judge} (${b.judged} pairs${b.errors ? `, ${b.errors} errors` : ""})`,
     x: cats, y: cats.map((c) => b.shares[c]),
@@ -22,26 +24,57 @@
     yaxis: { title: { text: "share of judged pairs" }, tickformat: ".0%", range: [0, 1.1] },
   }, config);
 
-  const matrices = data.agreement;
-  if (matrices.length) {
-    const n = matrices.length;
-    const traces2 = matrices.map((m, i) => ({
-      type: "heatmap", x: cats, y: cats, z: m.matrix, xaxis: `x${i + 1}`, yaxis: `y${i + 1}`,
-      colorscale: "Blues", showscale: i === n - 1, texttemplate: "%{z}",
+  // confusion matrices side by side: panels [{x title, y title, matrix, note, hover}]
+  function matrixPanels(id, title, panels) {
+    const n = panels.length;
+    const traces = panels.map((p, i) => ({
+      type: "heatmap", x: cats, y: cats, z: p.matrix, xaxis: `x${i + 1}`, yaxis: `y${i + 1}`,
+      colorscale: ZERO_WHITE, zmin: 0, showscale: i === n - 1, texttemplate: "%{z}",
       colorbar: { title: { text: "pairs", side: "top" } },
-      hovertemplate: `${m.first}: %{y}<br>${m.second}: %{x}<br>%{z} pairs<extra></extra>`,
+      hovertemplate: `${p.yTitle}: %{y}<br>${p.xTitle}: %{x}<br>%{z} pairs<extra></extra>`,
     }));
     const layout = {
-      title: { text: "Agreement between judges (pairs per category pair)", font: { size: 14 } },
+      title: { text: title, font: { size: 14 } },
       height: 460, margin: { l: 130, r: 20, t: 70, b: 120 }, annotations: [],
     };
-    matrices.forEach((m, i) => {
+    panels.forEach((p, i) => {
       const lo = i / n, hi = (i + 1) / n - 0.08;
-      layout[`xaxis${i + 1}`] = { domain: [lo, hi], title: { text: m.second }, tickangle: 45 };
-      layout[`yaxis${i + 1}`] = { title: { text: m.first }, autorange: "reversed", anchor: `x${i + 1}` };
-      layout.annotations.push({ text: `${m.first} vs ${m.second}: ${Math.round(100 * m.agreement)}% agree over ${m.pairs} pairs`,
-        showarrow: false, xref: "paper", yref: "paper", x: (lo + hi) / 2, y: 1.02, yanchor: "bottom" });
+      layout[`xaxis${i + 1}`] = { domain: [lo, hi], title: { text: p.xTitle }, tickangle: 45 };
+      layout[`yaxis${i + 1}`] = { title: { text: p.yTitle }, autorange: "reversed", anchor: `x${i + 1}` };
+      layout.annotations.push({ text: p.note, showarrow: false, xref: "paper", yref: "paper",
+        x: (lo + hi) / 2, y: 1.02, yanchor: "bottom" });
     });
-    Plotly.newPlot("chart-agreement", traces2, layout, config);
+    Plotly.newPlot(id, traces, layout, config);
   }
+
+  if (data.agreement.length) {
+    matrixPanels("chart-agreement", "Agreement between judges (pairs per category pair)",
+      data.agreement.map((m) => ({ xTitle: m.second, yTitle: m.first, matrix: m.matrix,
+        note: `${m.first} vs ${m.second}: ${Math.round(100 * m.agreement)}% agree over ${m.pairs} pairs` })));
+  }
+  // each judge against the ground truth of a labelled batch (rows: truth, columns: judge)
+  if ((data.truth || []).length) {
+    matrixPanels("chart-truth", "Judges against the ground truth (pairs per category pair)",
+      data.truth.map((t) => ({ xTitle: t.judge, yTitle: "ground truth", matrix: t.matrix,
+        note: `${t.judge}: ${Math.round(100 * t.accuracy)}% right over ${t.pairs} pairs` })));
+  }
+
+  // the review as a work queue: j/k the next/previous pair, n/p the next/previous page
+  let cursor = -1;
+  document.addEventListener("keydown", (event) => {
+    const tag = (event.target.tagName || "").toLowerCase();
+    if (["input", "select", "textarea"].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "n" || event.key === "p") {
+      const link = document.querySelector(`nav.pager a[rel=${event.key === "n" ? "next" : "prev"}]`);
+      if (link) window.location.href = link.href;
+      return;
+    }
+    if (event.key !== "j" && event.key !== "k") return;
+    const pairs = document.querySelectorAll("section.pair");
+    if (!pairs.length) return;
+    cursor = event.key === "j" ? Math.min(cursor + 1, pairs.length - 1) : Math.max(cursor - 1, 0);
+    const next = pairs[cursor];
+    next.scrollIntoView({ block: "start" });
+    document.body.dataset.currentPair = next.id;
+  });
 })();

@@ -1,7 +1,7 @@
 // Calibration page: stored vs re-measured runtimes, the fitted line and the identity.
 "use strict";
 (() => {
-  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const { esc } = codeopt;
   const node = document.getElementById("calibration-data");
   if (!node) return;
   const c = JSON.parse(node.textContent);
@@ -22,5 +22,5 @@
     xaxis: { title: { text: `stored runtime (${unit}, ${c.mode})` } },
     yaxis: { title: { text: `re-measured now (${unit}, ${c.mode})` } },
     legend: { orientation: "h", y: -0.2 },
-  }, { displaylogo: false, responsive: true });
+  }, codeopt.plotConfig);
 })();

@@ -1,8 +1,8 @@
 // Dataset page: the funnel of the selected build, and the builds with live progress.
 "use strict";
 (() => {
-  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  const fmt = (v, d = 1) => (v === null || v === undefined ? "–" : Number(v).toFixed(d));
+  const { esc, statusCell, progressCell, fillTable, when } = codeopt;
+  const fmt = (v, d = 1) => codeopt.fmt(v, d);
   const funnel = JSON.parse(document.getElementById("funnel-data").textContent);
   const stages = funnel.filter(([name]) => name !== "train" && name !== "test");
   const split = funnel.filter(([name]) => name === "train" || name === "test");
@@ -18,24 +18,16 @@
     xaxis: { title: { text: "problems" } },
     annotations: funnel.length ? [] : [{ text: "no finished build yet", showarrow: false,
       xref: "paper", yref: "paper", x: 0.5, y: 0.5 }],
-  }, { displaylogo: false, responsive: true });
+  }, codeopt.plotConfig);
 
   function table(builds) {
-    const body = document.querySelector("#builds tbody");
-    body.innerHTML = "";
-    for (const b of builds) {
-      const tr = document.createElement("tr");
-      tr.dataset.status = b.status;
+    fillTable(document.querySelector("#builds tbody"), builds, (b) => {
       const kept = b.funnel.length ? b.funnel.find(([n]) => n === "time-discriminative")[1] : null;
       const rate = b.wall_seconds ? b.executions / b.wall_seconds : null;
-      const cells = [`<a href="?build=${b.id}">#${b.id}</a>`, esc(b.created_at.slice(0, 19).replace("T", " ")),
-        esc(b.started_by || "–"),
-        `<span class="status status-${esc(b.status)}">${esc(b.status)}</span>${b.error ? ` <span class="error">${esc(b.error)}</span>` : ""}`,
-        `<progress max="1" value="${b.progress}"></progress> ${fmt(100 * b.progress, 0)}% <small>${esc(b.stage)}</small>`,
+      return [`<a href="?build=${b.id}">#${b.id}</a>`, when(b.created_at), esc(b.started_by || "–"),
+        statusCell(b.status, b.error), progressCell(b.progress, 1, b.stage),
         String(b.executions), fmt(b.wall_seconds), fmt(rate), kept === null ? "–" : String(kept)];
-      tr.innerHTML = cells.map((c) => `<td>${c}</td>`).join("");
-      body.appendChild(tr);
-    }
+    });
   }
 
   async function refresh() {

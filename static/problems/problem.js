@@ -2,7 +2,7 @@
 // every reference as a point by label; runs stopped at the cap drawn at the cap).
 "use strict";
 (() => {
-  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const { esc } = codeopt;
   const data = JSON.parse(document.getElementById("runtime-data").textContent);
   const points = data.points;
   const groups = [
@@ -37,5 +37,5 @@
     legend: { orientation: "h", y: 1.08 },
     annotations: points.length ? [] : [{ text: "no stored reference runtimes: run a dataset build",
       showarrow: false, xref: "paper", yref: "paper", x: 0.5, y: 0.5 }],
-  }, { displaylogo: false, responsive: true });
+  }, codeopt.plotConfig);
 })();

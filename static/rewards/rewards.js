@@ -2,9 +2,9 @@
 // and the simulations with live progress.
 "use strict";
 (() => {
-  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  const fmt = (v, d = 2) => (v === null || v === undefined ? "n/a" : Number(v).toFixed(d));
-  const config = { displaylogo: false, responsive: true };
+  const { esc, statusCell, progressCell, fillTable, when } = codeopt;
+  const fmt = (v, d = 2) => codeopt.fmt(v, d, "n/a");
+  const config = codeopt.plotConfig;
   const node = document.getElementById("simulation-data");
 
   if (node) {
@@ -68,21 +68,15 @@
 
   function table(simulations) {
     const body = document.querySelector("#simulation-list tbody");
-    body.innerHTML = "";
-    for (const s of simulations) {
-      const tr = document.createElement("tr");
-      tr.dataset.status = s.status;
-      tr.dataset.id = s.id;
+    fillTable(body, simulations, (s) => {
       const link = s.status === "done" ? `<a href="?simulation=${s.id}#results">#${s.id}</a>` : `#${s.id}`;
-      const cells = [link + (s.rank_against === "own_outputs" ? " <small>(negative control)</small>" : ""),
-        esc(s.created_at.slice(0, 19).replace("T", " ")), esc(s.started_by || "–"),
-        `<span class="status status-${esc(s.status)}">${esc(s.status)}</span>${s.error ? ` <span class="error">${esc(s.error)}</span>` : ""}`,
-        `<progress max="1" value="${s.progress}"></progress> ${fmt(100 * s.progress, 0)}% <small>${esc(s.stage)}</small>`,
-        String(s.configs), s.problems === null ? "–" : String(s.problems), esc(s.noise_cvs.join(", ")),
+      return [link + (s.rank_against === "own_outputs" ? " <small>(negative control)</small>" : ""),
+        when(s.created_at), esc(s.started_by || "–"), statusCell(s.status, s.error),
+        progressCell(s.progress, 1, s.stage), String(s.configs),
+        s.problems === null ? "–" : String(s.problems), esc(s.noise_cvs.join(", ")),
         String(s.group_size), fmt(s.wall_seconds)];
-      tr.innerHTML = cells.map((c) => `<td>${c}</td>`).join("");
-      body.appendChild(tr);
-    }
+    });
+    simulations.forEach((s, i) => { body.rows[i].dataset.id = s.id; });
   }
 
   async function refresh() {

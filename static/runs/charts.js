@@ -6,25 +6,16 @@
 
 const codeoptCharts = (() => {
   const MAX_POINTS = 2000;
-  const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
-  // y-axis units by key prefix; a key not listed is labelled with its own name only.
-  const UNITS = {
-    rewards: "reward",
-    groups: "fraction of groups",
-    eval: "fraction of problems",
-    losses: "loss",
-    timing: "percentile points",
-    sandbox: "fraction of executions",
-  };
+  // Drawing (units, axes, markers, stacked group kinds, run groups): static/runs/plots.js.
+  const { figure, chartOf, groupRuns } = codeoptPlots;
   const state = { runs: [], data: {}, charts: {}, dirty: new Set(), frame: null };
   const controls = () => ({
     smoothing: parseFloat(document.getElementById("smoothing").value),
     xAxis: document.getElementById("x-axis").value,
     log: document.getElementById("log-scale").checked,
+    groupBy: document.getElementById("group-by")?.value || "",
+    spread: document.getElementById("group-spread")?.value || "minmax",
   });
-
-  // Plotly reads a little HTML in titles and hover text: show names literally.
-  const esc = (v) => String(v).replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]);
 
   function toNumber(v) {
     if (typeof v === "number") return v;
@@ -36,21 +27,6 @@ const codeoptCharts = (() => {
   function prefixOf(key) {
     const i = key.indexOf("/");
     return i > 0 ? key.slice(0, i) : "other";
-  }
-
-  // Debiased exponential moving average over finite values (TensorBoard's smoothing).
-  function ema(values, weight) {
-    if (weight <= 0) return values;
-    const out = new Array(values.length);
-    let last = 0, count = 0;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (!Number.isFinite(v)) { out[i] = count ? last / (1 - Math.pow(weight, count)) : null; continue; }
-      last = last * weight + (1 - weight) * v;
-      count++;
-      out[i] = last / (1 - Math.pow(weight, count));
-    }
-    return out;
   }
 
   function mergeSeries(runId, key, incoming) {
@@ -103,72 +79,23 @@ const codeoptCharts = (() => {
     return div;
   }
 
-  function traces(key, opts) {
-    const out = [];
-    let nonFinite = 0;
-    state.runs.forEach((run, r) => {
-      const s = state.data[run.id] && state.data[run.id][key];
-      if (!s) return;
-      const color = COLORS[r % COLORS.length];
-      const x = opts.xAxis === "time" ? s.times.map((t) => new Date(t * 1000)) : s.steps;
-      const finite = s.values.map((v) => (Number.isFinite(v) ? v : null));
-      const smoothed = opts.smoothing > 0;
-      out.push({
-        x, y: finite, name: run.name + (smoothed ? " (raw)" : ""), type: "scatter", mode: "lines",
-        line: { color, width: smoothed ? 1 : 1.6 }, opacity: smoothed ? 0.3 : 1,
-        connectgaps: false, customdata: s.steps,
-        hovertemplate: "step %{customdata}: %{y:.6g}<extra>" + esc(run.name) + "</extra>",
-      });
-      if (smoothed) {
-        out.push({
-          x, y: ema(s.values, opts.smoothing), name: `${run.name} (EMA ${opts.smoothing})`,
-          type: "scatter", mode: "lines", line: { color, width: 2 }, customdata: s.steps,
-          hovertemplate: "step %{customdata}: %{y:.6g} smoothed<extra>" + esc(run.name) + "</extra>",
-        });
-      }
-      // Non-finite points: a red marker at the last finite value before them (or 0).
-      const mx = [], my = [], text = [];
-      let lastFinite = 0;
-      s.values.forEach((v, i) => {
-        if (Number.isFinite(v)) { lastFinite = v; return; }
-        mx.push(x[i]); my.push(lastFinite);
-        text.push(`step ${s.steps[i]}: ${Number.isNaN(v) ? "NaN" : v > 0 ? "+Infinity" : "-Infinity"}`);
-      });
-      nonFinite += mx.length;
-      if (mx.length) {
-        out.push({
-          x: mx, y: my, name: `${run.name}: non-finite`, type: "scatter", mode: "markers",
-          marker: { color: "#e00", symbol: "x", size: 11, line: { width: 2 } },
-          text, hovertemplate: "%{text}<extra>" + esc(run.name) + "</extra>",
-        });
-      }
-    });
-    return { data: out, nonFinite };
+  // Draw chart `chart` (a metric key or codeoptPlots.KINDS_CHART) from the data held.
+  function render(chart) {
+    const div = ensureChart(chart);
+    const opts = controls();
+    const drawn = figure(chart, { runs: state.runs, data: state.data, opts, groups: groupRuns(state.runs, opts.groupBy) });
+    div.classList.toggle("wide", drawn.wide); // before drawing: Plotly sizes to the div
+    Plotly.react(div, drawn.data, drawn.layout, codeopt.plotConfig);
+    div.dataset.points = String(drawn.points);
+    div.dataset.scale = drawn.scale;
+    div.dataset.note = drawn.note;
   }
 
-  function render(key) {
-    const div = ensureChart(key);
-    const opts = controls();
-    const { data, nonFinite } = traces(key, opts);
-    const unit = UNITS[prefixOf(key)];
-    const layout = {
-      title: { text: esc(key) + (nonFinite ? ` <span style="color:#e00">(${nonFinite} non-finite)</span>` : ""), font: { size: 14 } },
-      margin: { l: 60, r: 10, t: 36, b: 44 },
-      height: 260,
-      hovermode: "x unified",
-      showlegend: state.runs.length > 1 || opts.smoothing > 0,
-      legend: { orientation: "h", y: -0.3 },
-      xaxis: { title: { text: opts.xAxis === "time" ? "wall time (UTC)" : "step" }, type: opts.xAxis === "time" ? "date" : "linear" },
-      yaxis: { title: { text: esc(unit ? `${key.split("/").pop()} (${unit})` : key) }, type: opts.log ? "log" : "linear", exponentformat: "power" },
-    };
-    Plotly.react(div, data, layout, { responsive: true, displaylogo: false });
-    let points = 0;
-    state.runs.forEach((run) => { const s = state.data[run.id] && state.data[run.id][key]; if (s) points += s.steps.length; });
-    div.dataset.points = String(points);
-  }
+  // The charts that draw `keys` (one run's group kinds share one), each once.
+  const chartsOf = (keys) => [...new Set(keys.map((key) => chartOf(key, state.runs.length)))];
 
   function schedule(keys) {
-    keys.forEach((k) => state.dirty.add(k));
+    chartsOf(keys).forEach((chart) => state.dirty.add(chart));
     if (state.frame) return;
     state.frame = requestAnimationFrame(() => {
       state.frame = null;
@@ -198,6 +125,17 @@ const codeoptCharts = (() => {
     el.className = ok ? "live live-on" : "live live-off";
   }
 
+  // The run page's header: status, last step, a training run's step and stage (elements
+  // other pages lack are skipped). Two processes' messages may cross: the last step only grows.
+  function showRunState(message) {
+    const el = (id) => document.getElementById(id) || {};
+    if (message.status) Object.assign(el("run-status"), { textContent: message.status, className: `status status-${message.status}` });
+    const lastStep = el("run-last-step");
+    if (Number.isInteger(message.last_step) && !(Number(lastStep.textContent) >= message.last_step)) lastStep.textContent = message.last_step;
+    if (Number.isInteger(message.step)) el("training-step").textContent = message.step;
+    if (typeof message.stage === "string") el("training-stage").textContent = message.stage ? `(${message.stage})` : "";
+  }
+
   function connect(run, attempt = 0) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/runs/${run.id}/`);
@@ -212,10 +150,14 @@ const codeoptCharts = (() => {
       if (message.type === "metrics") {
         Object.entries(message.series).forEach(([key, s]) => mergeSeries(run.id, key, s));
         schedule(Object.keys(message.series));
-      } else if (message.type === "status") {
-        const badge = document.getElementById("run-status");
-        if (badge) { badge.textContent = message.status; badge.className = `status status-${message.status}`; }
       }
+      // A resumed training run dropped what its killed attempt logged past the checkpoint.
+      if (message.type === "reload") {
+        load(run).then(() => schedule(allKeys()));
+        if (Number.isInteger(message.last_step)) (document.getElementById("run-last-step") || {}).textContent = message.last_step;
+        return;
+      }
+      showRunState(message);
     };
     socket.onclose = (event) => {
       if (event.code === 4404) { setLive("not allowed", false); return; }
@@ -236,9 +178,10 @@ const codeoptCharts = (() => {
       document.getElementById("charts").replaceChildren(message);
       return;
     }
+    performance.mark("codeopt-series-loaded");  // benchmarks/run_page_read.py splits the load here
     const keys = allKeys();
     if (!keys.length) document.querySelector("#charts .loading").textContent = "No metrics yet: charts appear as points arrive.";
-    keys.forEach(render);
+    chartsOf(keys).forEach(render);
     runs.forEach((run) => connect(run));
     const slider = document.getElementById("smoothing");
     slider.addEventListener("input", () => {
@@ -246,8 +189,10 @@ const codeoptCharts = (() => {
       schedule(allKeys());
     });
     ["x-axis", "log-scale"].forEach((id) => document.getElementById(id).addEventListener("change", () => schedule(allKeys())));
+    codeoptPlots.bindGroupControl(runs, () => schedule(allKeys()));
+    performance.mark("codeopt-charts-drawn");
     document.body.dataset.chartsReady = "1";
   }
 
-  return { start, ema, state };
+  return { start, ema: codeoptPlots.ema, state };
 })();

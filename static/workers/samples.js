@@ -5,7 +5,9 @@
   const fmt = (v) => (v === null ? "–" : `${Math.round(100 * v)}%`);
   const panel = (z, axis, title) => ({
     type: "heatmap", x: data.steps, y: data.problems, z, zmin: 0, zmax: 1, xaxis: axis, yaxis: "y",
-    colorscale: [[0, "#f7f7f7"], [1, "#1a9850"]], showscale: axis === "x2",
+    // 0% is red, not white: a problem sampled with nothing right differs from one not
+    // sampled at all, which stays a grey gap (the plot's background)
+    colorscale: [[0, "#d73027"], [0.5, "#fee08b"], [1, "#1a9850"]], showscale: axis === "x2",
     colorbar: { title: { text: "share of the group", side: "right" } }, hoverongaps: false,
     text: z.map((row) => row.map(fmt)),
     hovertemplate: `%{y}, step %{x}<br>${title}: %{text}<extra></extra>`,
@@ -19,6 +21,9 @@
     xaxis: { domain: [0, 0.46], title: { text: "step: correct" } },
     xaxis2: { domain: [0.52, 0.98], title: { text: "step: correct and in the top 50%" } },
     yaxis: { automargin: true },
-    annotations: data.problems.length ? [] : [{ text: "no samples yet", showarrow: false, xref: "paper", yref: "paper", x: 0.5, y: 0.5 }],
-  }, { displaylogo: false, responsive: true });
+    plot_bgcolor: "#d9d9d9",
+    annotations: data.problems.length
+      ? [{ text: "grey: not sampled at that step", showarrow: false, xref: "paper", yref: "paper", x: 0, y: -0.12, xanchor: "left", font: { size: 11, color: "#555" } }]
+      : [{ text: "no samples yet", showarrow: false, xref: "paper", yref: "paper", x: 0.5, y: 0.5 }],
+  }, codeopt.plotConfig);
 })();

@@ -2,8 +2,7 @@
 "use strict";
 (() => {
   // Job fields (package names, errors, workers) are data: escape before they become markup.
-  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  const fmt = (v, d = 2) => (v === null || v === undefined ? "–" : Number(v).toFixed(d));
+  const { esc, fmt, statusCell, progressCell, fillTable, when } = codeopt;
   const layout = (title, x, y, empty) => ({
     title: { text: title, font: { size: 14 } }, height: 280, margin: { l: 60, r: 10, t: 36, b: 50 },
     xaxis: { title: { text: x } }, yaxis: { title: { text: y } },
@@ -12,20 +11,34 @@
   });
 
   function table(jobs) {
-    const body = document.querySelector("#jobs tbody");
-    body.innerHTML = "";
-    for (const job of jobs) {
-      const tr = document.createElement("tr");
-      tr.dataset.status = job.status;
-      const progress = job.progress_total
-        ? `<progress max="${job.progress_total}" value="${job.progress_done}"></progress> ${job.progress_done}/${job.progress_total}`
-        : "–";
+    fillTable(document.querySelector("#jobs tbody"), jobs, (job) => {
       const jitter = Object.entries(job.jitter).map(([m, j]) => `${m}: ${fmt(j, 1)}`).join(", ") || "–";
-      const cells = [esc(job.created_at.slice(0, 19).replace("T", " ")), esc(job.kind), esc(job.package), esc(job.modes),
-        `<span class="status status-${esc(job.status)}">${esc(job.status)}</span>${job.error ? ` <span class="error">${esc(job.error)}</span>` : ""}`,
-        progress, fmt(job.queue_wait_s, 1), fmt(job.duration_s, 1), esc(job.verdict || "–"),
-        fmt(job.speed_percentile, 1), esc(jitter), esc(job.worker || "–")];
-      tr.innerHTML = cells.map((c) => `<td>${c}</td>`).join("");
+      return [when(job.created_at), esc(job.kind), esc(job.package), esc(job.modes),
+        statusCell(job.status, job.error), progressCell(job.progress_done, job.progress_total),
+        fmt(job.queue_wait_s, 1), fmt(job.duration_s, 1), esc(job.verdict || "–"),
+        fmt(job.speed_percentile, 1), esc(jitter), esc(job.sandbox_errors ?? "–"), esc(job.worker || "–")];
+    });
+  }
+
+  // A Retry button is a plain POST form (the page's CSRF token), answered by a redirect here.
+  function retryForm(url) {
+    const token = document.querySelector("input[name=csrfmiddlewaretoken]").value;
+    return `<form method="post" action="${esc(url)}" class="retry"><input type="hidden" name="csrfmiddlewaretoken" value="${esc(token)}"><button type="submit">Retry</button></form>`;
+  }
+
+  function sandbox(data) {
+    const s = data.sandbox;
+    document.getElementById("sandbox").innerHTML =
+      `Sandbox: isolation <b>${esc(s.isolation)}</b> · ${esc(s.errors_last_hour)} sandbox errors and ` +
+      `${esc(s.jobs_failed_last_hour)} jobs failed in the sandbox in the last hour · ` +
+      `<span class="status status-${esc(s.status)}">${esc(s.status)}</span>`;
+    const body = document.querySelector("#sandbox-failures tbody");
+    body.innerHTML = data.sandbox_failures.length ? "" : '<tr><td colspan="5">none</td></tr>';
+    for (const f of data.sandbox_failures) {
+      const tr = document.createElement("tr");
+      tr.dataset.kind = f.kind;
+      tr.innerHTML = [esc((f.failed_at || "").slice(0, 19).replace("T", " ")), esc(f.kind), esc(f.what),
+        `<span class="error">${esc(f.error)}</span>`, retryForm(f.retry_url)].map((c) => `<td>${c}</td>`).join("");
       body.appendChild(tr);
     }
   }
@@ -36,9 +49,12 @@
     const jitterJobs = jobs.filter((j) => Object.keys(j.jitter).length);
     Plotly.react("chart-jitter", modes.map((mode) => ({
       type: "bar", name: mode,
-      x: jitterJobs.map((j) => `${j.package} ${j.created_at.slice(11, 16)}`),
+      x: jitterJobs.map((j) => `${j.kind === "rank_check" ? "rank check: " : ""}${j.package} ${j.created_at.slice(11, 16)}`),
       y: jitterJobs.map((j) => j.jitter[mode] ?? null),
-    })), { ...layout("Rank jitter per mode", "jitter job", "percentile points", !jitterJobs.length), barmode: "group" },
+    })), { ...layout("Rank jitter per mode", "jitter job", "percentile points", !jitterJobs.length), barmode: "group",
+      // jitter is never negative; all-zero bars must still read as 0 on a 0-5 axis
+      yaxis: { title: { text: "percentile points" }, rangemode: "tozero",
+        range: [0, Math.max(5, ...jitterJobs.flatMap((j) => Object.values(j.jitter).filter((v) => v !== null))) * 1.1] } },
     { displaylogo: false });
     const cvs = jobs.flatMap((j) => j.cpu_cvs);
     Plotly.react("chart-cv", [{ type: "histogram", x: cvs, nbinsx: 30 }],
@@ -55,14 +71,29 @@
       `Queue depth: ${Object.entries(depth).map(([q, n]) => `${q} ${n}`).join(", ")} · timing jobs waiting: ${data.queues.timing_jobs_waiting}`;
   }
 
+  function calibration(data) {
+    const body = document.querySelector("#calibration tbody");
+    if (!body || !data.calibration) return;
+    const hosts = data.calibration.hosts || [];
+    body.innerHTML = hosts.length ? "" : '<tr><td colspan="7">no host calibrated yet</td></tr>';
+    for (const h of hosts) {
+      const scoring = h.refuses_scoring ? `<b>refuses: ${esc(h.refuses_scoring)}</b>` : "takes scoring work";
+      body.insertAdjacentHTML("beforeend",
+        `<tr data-host="${esc(h.hostname)}"><td>${esc(h.hostname)}</td><td>${fmt(h.factor, 3)}</td>` +
+        `<td>${fmt(h.applied_factor, 3)}</td><td>${fmt(h.age_s, 0)}</td><td>${fmt(h.spread, 3)}</td><td>${esc(h.baseline)}</td><td>${scoring}</td></tr>`);
+    }
+  }
+
   async function refresh() {
     const response = await fetch("/timing/data.json", { credentials: "same-origin" });
     if (!response.ok) return;
     const data = await response.json();
     table(data.jobs);
+    sandbox(data);
+    calibration(data);
     charts(data);
     document.body.dataset.timingReady = "1";
-    const busy = data.jobs.some((j) => j.status === "queued" || j.status === "running");
+    const busy = data.jobs.some((j) => ["queued", "running", "lost"].includes(j.status));
     setTimeout(refresh, busy ? 1000 : 5000);
   }
   refresh();

@@ -4,17 +4,19 @@ Verdict of one execution, first match wins:
 1. killed by the wall clock                          -> TIME_LIMIT
 2. output (or any file) over its cap                 -> OUTPUT_LIMIT
 3. CPU time over the limit, or SIGXCPU               -> TIME_LIMIT
-4. failed while out of memory (MemoryError, bad_alloc, or near the limit when killed)
+4. failed after the kernel OOM-killed in the run's memory cgroup (without a memory cgroup:
+   MemoryError, bad_alloc, or near the limit when killed)
                                                      -> MEMORY_LIMIT
 5. non-zero exit or a signal                         -> RUNTIME_ERROR
 6. output differs from the answer                    -> WRONG_ANSWER, else OK
 A program that does not compile gets COMPILE_ERROR for every test, with the compiler's text.
+A run the sandbox itself could not carry out, after retries.SANDBOX_ATTEMPTS starts, is
+SANDBOX_ERROR: no verdict about the program (callers re-measure or fail the job as retryable).
 """
 
 from __future__ import annotations
 
 import math
-import os
 import re
 import shutil
 import signal
@@ -24,8 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from workers.execution.affinity import pinned_core
 from workers.execution.checker import CheckerSettings, check_output
-from workers.execution.sandbox import NOBODY, Limits, RunResult, prepare_box, run_sandboxed
+from workers.execution.isolation import SandboxError
+from workers.execution.retries import SANDBOX_ERROR, run_retried
+from workers.execution.sandbox import Limits, RunResult, prepare_box
 
 VERDICTS = (
     "OK",
@@ -35,6 +40,7 @@ VERDICTS = (
     "RUNTIME_ERROR",
     "COMPILE_ERROR",
     "OUTPUT_LIMIT",
+    SANDBOX_ERROR,
 )
 MODES = ("cpu", "instructions", "wall")
 EXCERPT_BYTES = 2000
@@ -111,9 +117,13 @@ def _verdict(run: RunResult, limits: Limits, output_size: int) -> tuple[str, str
         return "TIME_LIMIT", f"{run.cpu_s:.3f} s of CPU over the {limits.cpu_seconds:g} s limit"
     failed = run.exit_code != 0 or run.signal is not None
     if failed and (
-        "MemoryError" in run.stderr_tail
-        or "bad_alloc" in run.stderr_tail
-        or run.peak_kb >= 0.95 * limits.memory_mb * 1024
+        run.memory_limit_hit  # the run's memory cgroup says so: the limit was reached
+        or run.memory_limit_hit is None  # no memory cgroup here: what the program printed
+        and (
+            "MemoryError" in run.stderr_tail
+            or "bad_alloc" in run.stderr_tail
+            or run.peak_kb >= 0.95 * limits.memory_mb * 1024
+        )
     ):
         return "MEMORY_LIMIT", f"out of memory (limit {limits.memory_mb} MB)"
     if failed:
@@ -154,13 +164,14 @@ def compile_program(source: str, language: str, build_dir: Path) -> tuple[Path |
 def _compile(
     argv: list[str], box: Path, build_dir: Path, artifact: Path
 ) -> tuple[Path | None, str]:
-    run = run_sandboxed(
+    run = run_retried(
         argv,
         box=box,
         limits=COMPILE_LIMITS,
         stdin_path=None,
         stdout_path=build_dir / "compile.out",
         stderr_path=build_dir / "compile.err",
+        keep_box_writes=True,  # the compiled program
     )
     message = _excerpt(build_dir / "compile.err")
     if run.timed_out_wall or run.exit_code != 0 or not artifact.exists():
@@ -208,9 +219,7 @@ def _validate(validator: Validator, test: Case, output: Path, work: Path) -> tup
     box = prepare_box(vwork)
     shutil.copy2(validator.artifact, box / "validator")
     (box / "feedback").mkdir()
-    if os.geteuid() == 0:
-        os.chown(box / "feedback", NOBODY, NOBODY)
-    run = run_sandboxed(
+    run = run_retried(
         ["/box/validator", "/data/input", "/data/answer", "/box/feedback/", *validator.flags],
         box=box,
         limits=COMPILE_LIMITS,
@@ -218,6 +227,7 @@ def _validate(validator: Validator, test: Case, output: Path, work: Path) -> tup
         stdout_path=vwork / "stdout",
         stderr_path=vwork / "stderr",
         read_only=((test.input_path, "/data/input"), (test.answer_path, "/data/answer")),
+        keep_box_writes=True,  # its feedback
     )
     message_file = box / "feedback" / "judgemessage.txt"
     message = message_file.read_text(errors="replace")[:500] if message_file.exists() else ""
@@ -258,15 +268,18 @@ def run_once(
         env = {"PYTHONHASHSEED": "0"}
         limits = limits.scaled(40)
     out, err = work / "stdout", work / "stderr"
-    run = run_sandboxed(
-        argv,
-        box=box,
-        limits=limits,
-        stdin_path=test.input_path,
-        stdout_path=out,
-        stderr_path=err,
-        env=env,
-    )
+    try:
+        run = run_retried(
+            argv,
+            box=box,
+            limits=limits,
+            stdin_path=test.input_path,
+            stdout_path=out,
+            stderr_path=err,
+            env=env,
+        )
+    except SandboxError as exc:
+        return sandbox_failure(test.name, exc)
     verdict, message = _verdict(run, limits, out.stat().st_size)
     instructions = None
     stderr_text = run.stderr_tail
@@ -278,13 +291,14 @@ def run_once(
         if verdict == "OK":
             shutil.move(out, keep_output)
     elif verdict == "OK" and validator is not None:
-        accepted, why = _validate(validator, test, out, work)
+        try:
+            accepted, why = _validate(validator, test, out, work)
+        except SandboxError as exc:
+            return sandbox_failure(test.name, exc)
         if not accepted:
             verdict, message = "WRONG_ANSWER", why
     elif verdict == "OK":
-        result = check_output(
-            test.answer_path.read_text(errors="replace"), out.read_text(errors="replace"), checker
-        )
+        result = check_output(test.answer_path.read_bytes(), out.read_bytes(), checker)
         if not result.ok:
             verdict, message = "WRONG_ANSWER", result.message
     cpu = None if math.isnan(run.cpu_s) else run.cpu_s
@@ -303,6 +317,12 @@ def run_once(
         stdout_excerpt=excerpt,
         stderr_excerpt=stderr_text[-EXCERPT_BYTES:],
     )
+
+
+def sandbox_failure(name: str, error: SandboxError) -> CaseResult:
+    """The result of a run the sandbox could not carry out: no times, no samples (a later
+    repeat that fails so adds nothing to the test's samples)."""
+    return CaseResult(name, SANDBOX_ERROR, None, None, 0, message=f"sandbox error: {error}")
 
 
 @dataclass(frozen=True)
@@ -335,9 +355,14 @@ def _compile_all(
             artifact = None
             message = f"source is {source_bytes} bytes; at most {MAX_SOURCE_BYTES}"
         else:
-            artifact, message = compile_program(
-                program.source, program.language, root / f"build-{index}"
-            )
+            try:
+                artifact, message = compile_program(
+                    program.source, program.language, root / f"build-{index}"
+                )
+            except SandboxError as exc:  # the compiler never ran: nothing about the program
+                results = [sandbox_failure(t.name, exc) for t in tests]
+                reports[program.name] = ExecutionReport(SANDBOX_ERROR, mode, results, str(exc))
+                continue
         if artifact is None:
             results = [
                 CaseResult(t.name, "COMPILE_ERROR", None, None, 0, message=message) for t in tests
@@ -407,19 +432,54 @@ def measure(
     validator_flags: tuple[str, ...] = (),
     workdir: Path | None = None,
     on_progress: Callable[[int, int, str], None] | None = None,
+    settle: float | None = None,
 ) -> dict[str, ExecutionReport]:
     """Measure several programs on the same tests, interleaved: for each test, round after
     round, every program runs once (in a rotated order), so a reference and a candidate see
     the same machine state. A program's first run on a test decides its verdict; a failed
-    test is not repeated. `instructions` mode runs once (its counts do not vary).
+    test is not repeated. `instructions` mode runs once (its counts do not vary). Every run
+    of the job is on one core (workers.execution.affinity).
 
     1. Compile every program (and the custom validator, if any) once.
-    2. For each test, `repeats` rounds over the programs still correct on it.
-    3. Times are the medians of the rounds; the samples are kept for noise statistics.
+    2. For each test, `repeats` rounds over the programs still correct on it; with
+       `settle`, the rounds stop after SETTLE_MIN_RUNS once every program's two lowest
+       times agree within that share (see `settled`).
+    3. Times are the medians of the rounds; the samples are kept for noise statistics and
+       for `lowest_cost`.
     """
     _check_job(programs, mode, repeats)
     if mode == "instructions":
         repeats = 1
+    options = dict(
+        limits=limits,
+        mode=mode,
+        repeats=repeats,
+        checker=checker,
+        validator_sources=validator_sources,
+        validator_flags=validator_flags,
+        workdir=workdir,
+        on_progress=on_progress,
+        settle=settle,
+    )
+    with pinned_core():
+        return _measure_pinned(programs, tests, **options)
+
+
+def _measure_pinned(
+    programs: list[Program],
+    tests: list[Case],
+    *,
+    limits: Limits,
+    mode: str,
+    repeats: int,
+    checker: CheckerSettings,
+    validator_sources: list[Path] | None,
+    validator_flags: tuple[str, ...],
+    workdir: Path | None,
+    on_progress: Callable[[int, int, str], None] | None,
+    settle: float | None,
+) -> dict[str, ExecutionReport]:
+    """`measure` on the core it holds."""
     root = Path(tempfile.mkdtemp(prefix="codeopt-exec-", dir=workdir))
     root.chmod(0o711)  # the sandbox user passes through to its box, and sees nothing else
     try:
@@ -434,6 +494,8 @@ def measure(
                 on_progress(test_index, len(tests), test.name)
             results: dict[str, CaseResult] = {}
             for round_index in range(repeats):
+                if results and _all_settled(results.values(), mode, settle):
+                    break  # every program in together: rounds stay symmetric (see `settled`)
                 shift = round_index % max(1, len(running))
                 for program in running[shift:] + running[:shift]:
                     previous = results.get(program.name)
@@ -459,7 +521,8 @@ def measure(
                 result = results[program.name]
                 if result.cpu_samples:
                     result.cpu_s = statistics.median(result.cpu_samples)
-                result.wall_s = statistics.median(result.wall_samples)
+                if result.wall_samples:  # none after a SANDBOX_ERROR
+                    result.wall_s = statistics.median(result.wall_samples)
                 reports[program.name].tests.append(result)
         for program in running:
             report = reports[program.name]
@@ -467,6 +530,39 @@ def measure(
         return reports
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+SETTLE_MIN_RUNS = 3
+"""With `settle`, the fewest runs a program gets on a test before it may stop early."""
+
+
+def settled(samples: list[float], settle: float | None) -> bool:
+    """Enough runs to trust the lowest: at least SETTLE_MIN_RUNS, and the two lowest within
+    `settle` of each other (noise on a shared host only adds time, so two low runs that
+    agree are the program's own cost). A test's rounds stop only once every program on it
+    has settled: a program that stopped alone during a slow spell would keep a high lowest
+    while the references it is ranked against ran on into a quiet one."""
+    if settle is None or len(samples) < SETTLE_MIN_RUNS:
+        return False
+    low, second = sorted(samples)[:2]
+    return second - low <= settle * low
+
+
+def _all_settled(results, mode: str, settle: float | None) -> bool:
+    return all(
+        r.verdict != "OK" or settled(r.cpu_samples if mode == "cpu" else r.wall_samples, settle)
+        for r in results
+    )
+
+
+def lowest_cost(result: CaseResult, mode: str) -> float | None:
+    """The cost a noise-aware ranking uses: the lowest of the repeats for CPU and wall time
+    (preemption and cache misses from neighbours only ever add time, so the minimum is the
+    most repeatable estimate: docs/metrics.md), the count for instructions."""
+    if mode == "instructions":
+        return result.instructions
+    samples = result.cpu_samples if mode == "cpu" else result.wall_samples
+    return min(samples) if samples else None
 
 
 def execute(source: str, language: str, tests: list[Case], **options) -> ExecutionReport:

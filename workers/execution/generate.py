@@ -14,7 +14,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from workers.execution.sandbox import Limits, prepare_box, run_sandboxed
+from workers.execution.retries import run_retried
+from workers.execution.sandbox import Limits, prepare_box
 
 GENERATOR_LIMITS = Limits(cpu_seconds=20, wall_seconds=40, memory_mb=2048, output_mb=256)
 
@@ -44,7 +45,7 @@ def run_generator(
     try:
         box = prepare_box(root / "work")
         (box / "gen.py").write_text(code)
-        run = run_sandboxed(
+        run = run_retried(  # SandboxError after the retries: the caller's job fails, retryable
             ["/usr/bin/python3", "-P", "/box/gen.py", str(seed), str(size)],
             box=box,
             limits=limits,

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from workers.execution.engine import CaseResult, ExecutionReport, Program, cost_of, measure
+from workers.execution.engine import CaseResult, ExecutionReport, Program, lowest_cost, measure
+from workers.execution.isolation import active_isolation
 from workers.execution.noise import rank_jitter, repeat_stats
 from workers.execution.package import load_package
-from workers.execution.ranking import TIMED_OUT, Measured, speed_percentile
+from workers.execution.ranking import DEFAULT_TIE_BAND, TIMED_OUT, Measured, speed_percentile
+from workers.execution.retries import SANDBOX_ERROR, SandboxCounts, counted
 from workers.execution.sandbox import Limits
 
 
@@ -21,7 +23,7 @@ def measured(report: ExecutionReport, *, as_reference: bool) -> dict[str, Measur
         if result.verdict == "TIME_LIMIT":
             out[result.name] = Measured(TIMED_OUT, as_reference)
             continue
-        cost = cost_of(result, report.mode)
+        cost = lowest_cost(result, report.mode)
         out[result.name] = Measured(cost if cost is not None else TIMED_OUT, result.verdict == "OK")
     return out
 
@@ -29,9 +31,10 @@ def measured(report: ExecutionReport, *, as_reference: bool) -> dict[str, Measur
 def program_speed_percentile(
     program: ExecutionReport, references: list[ExecutionReport], ranked_tests: list[str]
 ) -> float | None:
+    """Ranked by the lowest of the repeats, ties within DEFAULT_TIE_BAND (docs/metrics.md)."""
     mine = measured(program, as_reference=False)
     theirs = [measured(r, as_reference=True) for r in references]
-    return speed_percentile(mine, theirs, ranked_tests)
+    return speed_percentile(mine, theirs, ranked_tests, DEFAULT_TIE_BAND)
 
 
 def test_row(result: CaseResult) -> dict:
@@ -47,6 +50,16 @@ def test_row(result: CaseResult) -> dict:
         "repeats": len(result.wall_samples),
         "cpu_cv": stats.cv if stats else None,
         "message": result.message,
+    }
+
+
+def sandbox_summary(counts: SandboxCounts, reports: dict[str, ExecutionReport]) -> dict:
+    """What a job stores about the sandbox: the mechanism, its failed starts, and the
+    programs left without a verdict (SANDBOX_ERROR: the job failed, retryable)."""
+    return {
+        "isolation": active_isolation().kind,
+        **counts.as_dict(),
+        "unmeasured": sorted(n for n, r in reports.items() if r.verdict == SANDBOX_ERROR),
     }
 
 
@@ -69,17 +82,18 @@ def measure_package(
     programs = [Program("program", source, language)]
     programs += [Program(s.name, s.path.read_text(), s.language) for s in refs]
     limits = Limits(cpu_seconds=package.time_limit_s, wall_seconds=3 * package.time_limit_s + 2)
-    reports = measure(
-        programs,
-        package.tests,
-        limits=limits,
-        mode=mode,
-        repeats=repeats,
-        checker=package.checker,
-        validator_sources=package.validator_sources,
-        validator_flags=tuple(package.validator_flags),
-        on_progress=on_progress,
-    )
+    with counted() as sandbox:
+        reports = measure(
+            programs,
+            package.tests,
+            limits=limits,
+            mode=mode,
+            repeats=repeats,
+            checker=package.checker,
+            validator_sources=package.validator_sources,
+            validator_flags=tuple(package.validator_flags),
+            on_progress=on_progress,
+        )
     mine = reports["program"]
     others = [reports[s.name] for s in refs]
     executions = sum(len(r.wall_samples) for report in reports.values() for r in report.tests)
@@ -92,6 +106,7 @@ def measure_package(
         "speed_percentile": program_speed_percentile(mine, others, package.ranked_tests),
         "ranked_tests": len(package.ranked_tests),
         "executions": executions,
+        "sandbox": sandbox_summary(sandbox, reports),
         "references": [
             {
                 "name": s.name,
@@ -121,6 +136,8 @@ def jitter_package(
     """Re-measure one program `remeasure` times in each mode, independently (program and
     references each time), and report the spread of its speed percentile: the rank jitter."""
     out: dict = {"modes": {}, "executions": 0, "problem": None}
+    sandbox: dict = {"isolation": active_isolation().kind, **SandboxCounts().as_dict()}
+    sandbox["unmeasured"] = []
     steps = len(modes) * remeasure
     for m, mode in enumerate(modes):
         percentiles = []
@@ -138,6 +155,12 @@ def jitter_package(
             )
             out["problem"] = result["problem"]
             out["executions"] += result["executions"]
+            for key in ("errors", "gave_up"):
+                sandbox[key] += result["sandbox"][key]
+            sandbox["last_error"] = result["sandbox"]["last_error"] or sandbox["last_error"]
+            sandbox["unmeasured"] = sorted(
+                {*sandbox["unmeasured"], *result["sandbox"]["unmeasured"]}
+            )
             percentiles.append(result["speed_percentile"])
             cvs += [t["cpu_cv"] for t in result["tests"] if t["cpu_cv"] is not None]
         out["modes"][mode] = {
@@ -145,4 +168,5 @@ def jitter_package(
             "jitter": rank_jitter(percentiles),
             "cpu_cvs": cvs,
         }
+    out["sandbox"] = sandbox
     return out

@@ -13,6 +13,14 @@ import torch
 GROUP_KINDS = ("all_negative", "all_positive", "mixed")
 
 
+def tied_groups(rewards: torch.Tensor) -> torch.Tensor:
+    """(P,) bool: the groups whose G rewards (P, G) are all equal. Read off the rewards
+    themselves, with no arithmetic: such a group has no policy gradient, and its advantages
+    are exactly zero (a tolerance would have to guess how far apart two real rewards may be;
+    0.51 and 0.49 are not a tie)."""
+    return rewards.amax(dim=1) == rewards.amin(dim=1)
+
+
 def group_advantages(
     rewards: torch.Tensor,
     lengths: torch.Tensor,
@@ -28,7 +36,10 @@ def group_advantages(
     2. A_i = r_i − b;
     3. only with `normalize_std` (standard RLVR): A_i / (std(r) + eps), the population std of
        the group's rewards (eq. 2). Off by default: it turns a timing-noise difference in an
-       otherwise tied group into a full-size advantage.
+       otherwise tied group into a full-size advantage;
+    4. a tied group (`tied_groups`) gets exactly 0: its baseline need not round back to the
+       shared reward (three 0.1s average to 0.10000000000000002), and a 1e-17 "advantage"
+       would make the group look as if it taught something.
     """
     rewards = rewards.to(torch.float64)
     if token_weighted_baseline:
@@ -39,7 +50,7 @@ def group_advantages(
     advantages = rewards - baseline
     if normalize_std:
         advantages = advantages / (rewards.std(dim=1, unbiased=False, keepdim=True) + eps)
-    return advantages
+    return torch.where(tied_groups(rewards)[:, None], 0.0, advantages)
 
 
 @dataclass
@@ -78,7 +89,7 @@ def group_counts(
       points of each other: their speed differences are within timing noise.
     """
     groups = rewards.shape[0]
-    equal = rewards.amax(dim=1) == rewards.amin(dim=1)
+    equal = tied_groups(rewards)
     positive = rewards[:, 0] > 0
     filled = torch.nan_to_num(percentiles, nan=torch.inf)
     spread = filled.amax(dim=1) - torch.nan_to_num(percentiles, nan=-torch.inf).amin(dim=1)

@@ -18,6 +18,7 @@ overwrite (ingest is idempotent on run, step, key), none is missing or doubled.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import shutil
@@ -36,7 +37,7 @@ from rewards.engine import RewardConfig
 from workers.training.advantages import group_counts
 from workers.training.config import TrainConfig
 from workers.training.rollout import Sample, sample_groups
-from workers.training.scoring import Score, ScoringProblem, score_group
+from workers.training.scoring import Score, ScoringProblem, score_group_retrying
 from workers.training.staleness import filter_stale
 from workers.training.update import grpo_update
 
@@ -73,7 +74,7 @@ class LocalScorer:
 
     def _score(self, step: int, batch: Batch) -> list[list[Score]]:
         return [
-            score_group(
+            score_group_retrying(
                 [s.program for s in samples],
                 problem.scoring,
                 self.reward_config,
@@ -163,6 +164,21 @@ class Trainer:
         found = sorted(self.checkpoint_dir.glob("step-[0-9]*[0-9]"))
         return found[-1] if found else None
 
+    def starting_policy(self):
+        """A frozen copy of the policy at its starting point (step-000000: after any warm
+        start, before the first update), the reference of the KL term; resumed runs get the
+        same reference as the attempt that started them."""
+        reference = copy.deepcopy(self.model)
+        start = self.checkpoint_dir / STARTING_POINT / "state.pt"
+        if start.exists():
+            device = next(self.model.parameters()).device
+            state = torch.load(start, weights_only=True, map_location=device)
+            reference.load_state_dict(state["model"])
+        reference.eval()
+        for parameter in reference.parameters():
+            parameter.requires_grad_(False)
+        return reference
+
     def resume(self) -> bool:
         """Load the newest checkpoint, if any; True when one was loaded."""
         latest = self.latest_checkpoint()
@@ -205,6 +221,8 @@ class Trainer:
             return self.version
         if self.version == 0 and self.latest_checkpoint() is None:
             self.save_checkpoint()  # the starting point, kept for evaluations
+        if config.kl_beta > 0 and self.ref_model is None:
+            self.ref_model = self.starting_policy()
         deadline = time.monotonic() + 60 * config.max_minutes if config.max_minutes else None
         mark = time.monotonic()
         batch = self.generate(self.version)
@@ -290,6 +308,7 @@ class Trainer:
         metrics: dict[str, float] = {**staleness.metrics()}
         flat_scores = [s for group in scores for s in group]
         metrics.update(_outcome_metrics(flat_scores, everything))
+        metrics.update(_noise_metrics(scores))
         if kept_groups:
             rewards = torch.tensor([[s.reward for s in group] for group in kept_scores])
             correct = torch.tensor([[s.correct for s in group] for group in kept_scores])
@@ -338,4 +357,19 @@ def _outcome_metrics(scores: list[Score], samples: list[Sample]) -> dict[str, fl
     }
     for verdict, seen in verdicts.items():
         metrics[f"sandbox/verdict_{verdict.lower()}"] = seen / count
+    return metrics
+
+
+def _noise_metrics(scores: list[list[Score]]) -> dict[str, float]:
+    """The timing noise of the step's scoring (docs/metrics.md): failed sandbox starts (summed
+    over groups), the rank jitter of the references the scorer re-measured and the CV of
+    repeated times (means over the groups that have them; left out when none has)."""
+    groups = [group[0] for group in scores if group]  # group-level: the same in each score
+    metrics = {"sandbox/errors": float(sum(g.sandbox_errors for g in groups))}
+    jitters = [g.rank_jitter for g in groups if g.rank_jitter is not None]
+    cvs = [g.repeat_cv for g in groups if g.repeat_cv is not None]
+    if jitters:
+        metrics["timing/rank_jitter"] = statistics.fmean(jitters)
+    if cvs:
+        metrics["timing/repeat_cv"] = statistics.fmean(cvs)
     return metrics

@@ -40,7 +40,8 @@ def policy_loss(
        (eq. 4), not by each sample's length: a long program's tokens weigh what a short
        one's do, and the scale does not change with the batch's lengths;
     4. with β > 0, + β · Σ_t k3(π, π_ref) / token_budget, k3 = exp(d) − d − 1 with
-       d = logπ_ref − logπ (eq. 5; non-negative, unbiased).
+       d = logπ_ref − logπ (eq. 5; non-negative, unbiased). A sample with A = 0 still has
+       this term, so with β > 0 the batch must hold every sample, tied groups included.
     """
     if token_budget <= 0:
         raise ValueError("token_budget: must be > 0")

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import torch
 
+from workers.training.config import TINY  # noqa: F401  (re-exported: the model name)
+
 PAD, EOS = "<|pad|>", "<|endoftext|>"
-TINY = "tiny"
 
 
 @dataclass

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import torch
 
-from workers.training.advantages import group_advantages
+from workers.training.advantages import group_advantages, tied_groups
 from workers.training.config import TrainConfig
 from workers.training.loss import policy_loss, token_entropy
 from workers.training.rollout import Sample, completion_target, encode_batch, token_logprobs
@@ -22,11 +23,16 @@ def grpo_update(
     ref_model=None,
 ) -> dict[str, float]:
     """One optimizer step on scored rollouts. samples: P groups of G, in group order;
-    rewards: (P, G). Groups whose advantages are all zero carry no gradient and are left
-    out of the forward pass; with none left the step is skipped.
+    rewards: (P, G); ref_model: the reference policy of the KL term (used when
+    config.kl_beta > 0).
 
-    1. advantages (eq. 1-2) from rewards and completion lengths;
-    2. for μ inner epochs: log-probabilities under the current policy, the clipped loss
+    1. advantages (eq. 1-2) from rewards and completion lengths; a tied group (all its
+       rewards equal, `tied_groups`) has advantages of exactly zero;
+    2. the samples the loss needs: without KL, a tied group's policy term is exactly zero, so
+       it is left out of the forward pass, and with every group tied the step is skipped;
+       with KL (β > 0 and a reference), every sample keeps its KL term (eq. 5 sums over all
+       of them), so every sample is taken;
+    3. for μ inner epochs: log-probabilities under the current policy, the clipped loss
        over the constant token budget (eq. 3-5), backward, gradient-norm clip at 1, step.
     """
     groups, group_size = rewards.shape
@@ -37,7 +43,9 @@ def grpo_update(
         token_weighted_baseline=config.token_weighted_baseline,
         normalize_std=config.normalize_std,
     ).flatten()
-    useful = [i for i in range(len(samples)) if advantages[i] != 0 and samples[i].completion_ids]
+    with_kl = ref_model is not None and config.kl_beta > 0
+    tied = tied_groups(rewards).repeat_interleave(group_size)  # (P·G,)
+    useful = [i for i, s in enumerate(samples) if s.completion_ids and (with_kl or not tied[i])]
     metrics = {"losses/skipped": 0.0, "train/learning_rate": optimizer.param_groups[0]["lr"]}
     if not useful:
         metrics["losses/skipped"] = 1.0
@@ -52,7 +60,7 @@ def grpo_update(
     device = next(model.parameters()).device
     old, completion_mask = old.to(device), completion_mask.to(device)
     reference = None
-    if ref_model is not None and config.kl_beta > 0:
+    if with_kl:
         with torch.no_grad():
             reference, _ = token_logprobs(ref_model, input_ids, attention, config.temperature)
     model.eval()  # no dropout: the first epoch's ratio is exactly 1 (gradients still flow)
@@ -95,9 +103,11 @@ def warm_start(
     learning_rate: float = 1e-3,
     batch_size: int = 8,
     seed: int = 0,
+    on_step: Callable[[int, int], None] | None = None,
 ) -> list[float]:
     """Supervised steps on (prompt, program) pairs so the tiny model writes valid programs:
-    cross-entropy on the completion tokens only. Returns each step's loss."""
+    cross-entropy on the completion tokens only. Returns each step's loss; `on_step(done,
+    steps)` after each (the run page's progress)."""
     if not examples:
         raise ValueError("examples: no (prompt, program) pair to warm-start on")
     rng = random.Random(seed)
@@ -116,7 +126,7 @@ def warm_start(
             raise ValueError(f"examples: every prompt + program is over {limit} tokens")
     losses = []
     model.train()
-    for _ in range(steps):
+    for done in range(1, steps + 1):
         batch = [rng.choice(encoded) for _ in range(batch_size)]
         input_ids, attention, completion_mask = encode_batch(
             tokenizer, [p for p, _ in batch], [c for _, c in batch]
@@ -129,4 +139,6 @@ def warm_start(
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
         losses.append(float(loss.detach()))
+        if on_step is not None:
+            on_step(done, steps)
     return losses

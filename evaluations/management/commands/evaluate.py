@@ -8,6 +8,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from codeopt_site import jsonlines
 from evaluations import reads, services
 from evaluations.models import Evaluation
 from runs.services import check_team_for_new_run
@@ -31,7 +32,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--step", type=int, default=None, help="Checkpoint step (default: latest)."
         )
-        parser.add_argument("--split", default="test", choices=services.SPLITS)
+        parser.add_argument(
+            "--split",
+            default=None,
+            choices=services.SPLITS,
+            help="Default: test, or the first of train, all with built problems.",
+        )
         parser.add_argument(
             "--problems", nargs="*", default=[], help="Problem slugs (default: the split's)."
         )
@@ -61,12 +67,7 @@ class Command(BaseCommand):
             against = self._against(user, o["against"])
             if o["step"] is not None and not o["run"]:
                 raise ValueError("step: only with --run (a checkpoint of a run)")
-            upload = None
-            if o["completions"] is not None:
-                path = o["completions"]
-                if not path.is_file():
-                    raise ValueError(f"completions: no file {path}")
-                upload = (path.name, path.read_text(errors="replace"))
+            upload = jsonlines.read_file(o["completions"], "completions")
             source = "run" if o["run"] else "model" if o["model"] else "completions"
             request = services.check_evaluation_request(
                 user,

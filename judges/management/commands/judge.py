@@ -8,6 +8,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from codeopt_site import jsonlines
 from judges import reads, services
 from runs.services import check_team_for_new_run
 
@@ -47,11 +48,7 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(f"user: no user {o['user']!r}")
         try:
-            upload = None
-            if o["pairs"] is not None:
-                if not o["pairs"].is_file():
-                    raise ValueError(f"pairs: no file {o['pairs']}")
-                upload = (o["pairs"].name, o["pairs"].read_text(errors="replace"))
+            upload = jsonlines.read_file(o["pairs"], "pairs")
             request = services.check_judge_request(
                 user,
                 {

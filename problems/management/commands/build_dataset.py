@@ -63,6 +63,13 @@ class Command(BaseCommand):
         width = max(len(name) for name, _ in build.funnel)
         for name, count in build.funnel:
             self.stdout.write(f"  {name:<{width}}  {count}")
+        for source, row in build.generator_funnel.get("sources", {}).items():
+            reached = row["stages"]["optimization tests"]
+            alone = row["alone"]["optimization tests"]
+            self.stdout.write(
+                f"  generators {source}: {row['proposed']} proposed, {row['valid']} valid; "
+                f"problems with optimization tests from them: {reached} ({alone} from them only)"
+            )
         rate = build.executions / build.wall_seconds if build.wall_seconds else 0
         self.stdout.write(
             f"build {build.pk}: {build.executions} executions in {build.wall_seconds:.1f} s "

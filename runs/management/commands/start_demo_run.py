@@ -6,13 +6,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from codeopt_site.jobs import enqueue
 from runs import services
 from runs.management.commands.demo_setup import DEMO_TEAM, DEMO_USER
 from runs.models import Run, RunStatus, Team
 from workers.execution.samples import MEDIUM, write_sum_package
-from workers.services import do_submit_timing_job
 from workers.synthetic import SYNTHETIC_NOTE
-from workers.tasks import replay_synthetic_run
+from workers.timing.services import do_submit_timing_job
 
 DEMO_RUN_NAME = "demo: synthetic replay (not a real training run)"
 
@@ -44,10 +44,11 @@ class Command(BaseCommand):
             config={"kind": "synthetic-replay", "steps": steps, "interval_seconds": interval},
             status=RunStatus.QUEUED,
         )
-        replay_synthetic_run.delay(run.pk, url, total_steps=steps, interval=interval)
+        enqueue("workers.replay_synthetic_run", run.pk, url, steps, interval)
         self.stdout.write(f"  demo run    : {url}/runs/{run.pk}/  (queued on the Celery worker)\n")
-        # A real timing job, so the Timing page has noise statistics to show.
-        package = settings.VAR_DIR / "demo-packages" / "sum"
+        # A real timing job, so the Timing page has noise statistics to show; its package is
+        # written under var/packages, one of the default CODEOPT_PACKAGE_ROOTS.
+        package = settings.VAR_DIR / "packages" / "demo-sum"
         if not package.exists():
             write_sum_package(package)
         do_submit_timing_job(

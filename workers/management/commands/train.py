@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from runs.services import check_team_for_new_run
-from workers import services
+from workers.training import services as training_services
 from workers.training.config import TrainConfig
 
 
@@ -31,11 +31,11 @@ class Command(BaseCommand):
             raise CommandError(f"user: no user {user!r}")
         try:
             data = TrainConfig.from_toml(config).as_dict()
-            checked, reward = services.check_train_request(data)
+            checked, reward = training_services.check_train_request(data)
             team_row = check_team_for_new_run(owner, team)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
-        run = services.do_start_training(
+        run = training_services.do_start_training(
             owner=owner,
             team=team_row,
             name=name or config.stem,
@@ -45,5 +45,11 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"run {run.pk} ({run.name}) {'queued' if queue else 'started'}")
         if not queue:
-            status = services.do_run_training(run.pk, worker="cli")
+
+            def progress(done: int, total: int, stage: str) -> None:
+                counted = f"[{done}/{total}] " if total else ""
+                self.stderr.write(f"\r{counted}{stage}\x1b[K", ending="")
+
+            status = training_services.do_run_training(run.pk, worker="cli", on_progress=progress)
+            self.stderr.write("")
             self.stdout.write(f"run {run.pk}: {status}")

@@ -1,0 +1,56 @@
+"""The input policy (codeopt_site.inputs) at the door: a query string or a form holding a NUL
+byte or an over-long value is answered 400, naming the field, before any view runs; JSON
+bodies are checked by the API's parser (InputPolicyJSONParser)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+from codeopt_site import inputs
+
+
+def refusal_response(request, refusal: inputs.InputError):
+    if request.path.startswith("/api/"):
+        return JsonResponse({refusal.field: [str(refusal)]}, status=400)
+    return render(request, "bad_request.html", {"error": str(refusal)}, status=400)
+
+
+class InputPolicyMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        refusal = inputs.first_refused(
+            request.GET.items(), max_chars=settings.CODEOPT_MAX_QUERY_CHARS
+        )
+        if refusal is None and request.method == "POST":
+            refusal = inputs.first_refused(
+                request.POST.items(), max_chars=settings.CODEOPT_MAX_FIELD_CHARS
+            ) or inputs.first_refused(
+                ((f, u.name) for f, u in request.FILES.items()),
+                max_chars=settings.CODEOPT_MAX_FIELD_CHARS,
+            )
+        if refusal is not None:
+            return refusal_response(request, refusal)
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        """An InputError a view let through (an id in a query, a bound) is a 400, not a 500."""
+        if isinstance(exception, inputs.InputError):
+            return refusal_response(request, exception)
+        return None
+
+
+class InputPolicyJSONParser(JSONParser):
+    """DRF's JSON parser, then the policy on every string of the body (keys included)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        data = super().parse(stream, media_type, parser_context)
+        refusal = inputs.nested_refused(data, max_chars=settings.CODEOPT_MAX_FIELD_CHARS)
+        if refusal is not None:
+            raise ParseError(str(refusal))
+        return data

@@ -1,0 +1,24 @@
+"""Celery tasks of evaluations: take ids, call one service. Names kept from when every task was in
+workers/tasks.py (queued messages and CELERY_TASK_ROUTES match them)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from codeopt_site.jobs import JobTask, worker_name
+from evaluations.services import do_run_evaluation
+
+
+# An evaluation generates (queue `gpu`, where models run) or only scores uploaded programs
+# (queue `timing`); evaluations.services.do_create_evaluation chooses. Acknowledged after it
+# ends: a worker that dies hands it back, and it starts over.
+@shared_task(
+    bind=True,
+    base=JobTask,
+    name="workers.evaluate",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    job_model="evaluations.Evaluation",
+)
+def evaluate(self, evaluation_id: int) -> str:
+    return do_run_evaluation(evaluation_id, worker_name(self))

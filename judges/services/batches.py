@@ -1,0 +1,168 @@
+"""Judge batches: store a request's pairs, run the judges on them (the Celery task's body),
+store a person's correction."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from codeopt_site.jobs import Progress, claim, enqueue, failure_recorded, finish
+from judges import analyzer
+from judges.categories import check_category
+from judges.llm import LLMJudge, LLMSettings, PairText
+from judges.models import JudgeBatch, JudgePair, Judgment
+from judges.services.requests import JudgeRequest, pair_kind
+
+
+def do_create_batch(owner, team, request: JudgeRequest, queue: bool = True) -> JudgeBatch:
+    """The batch and its pairs (each labelled faster / within noise / slower); with `queue`,
+    the judging task goes to the `judge` queue once committed."""
+    with transaction.atomic():
+        batch = JudgeBatch.objects.create(
+            owner=owner,
+            team=team,
+            name=request.name[:200],
+            evaluation=request.evaluation,
+            baseline_evaluation=request.baseline_evaluation,
+            pairs_file=request.pairs_file,
+            judges=request.judges,
+            llm_model=request.llm_model,
+            tie_band=request.tie_band,
+            input_errors=request.input_errors,
+        )
+        JudgePair.objects.bulk_create(
+            JudgePair(
+                batch=batch,
+                kind=pair_kind(p.baseline_s, p.optimized_s, request.tie_band),
+                **p.__dict__,
+            )
+            for p in request.pairs
+        )
+        if queue:
+            enqueue("workers.judge", batch.pk)
+    return batch
+
+
+def _store(pair: JudgePair, judge: str, **fields) -> None:
+    Judgment.objects.update_or_create(pair=pair, judge=judge, defaults=fields)
+
+
+def _text(pair: JudgePair) -> PairText:
+    return PairText(
+        pair.statement, pair.baseline, pair.optimized, pair.baseline_s, pair.optimized_s
+    )
+
+
+def do_run_batch(
+    batch_id: int, on_progress=None, llm: LLMJudge | None = None, worker: str = ""
+) -> str:
+    """Every judge of the batch on every pair that is judged (not within noise, not
+    slower). An LLM reply that stays invalid is that pair's judge error; the batch goes on.
+    The LLM's verdicts are cached by the pair's content, model and prompt version."""
+    batch = claim(JudgeBatch, batch_id, worker)
+    if batch is None:  # delivered again after it ended
+        return JudgeBatch.objects.get(pk=batch_id).status
+    pairs = list(batch.pairs.filter(kind__in=[JudgePair.Kind.FASTER, JudgePair.Kind.UNMEASURED]))
+    tracker = Progress(batch, len(pairs) * len(batch.judges), on_progress)
+
+    def advance(stage: str) -> None:
+        tracker.advance(1, stage)
+
+    with failure_recorded(JudgeBatch.objects.filter(pk=batch.pk)):
+        if "analyzer" in batch.judges:
+            for pair in pairs:
+                verdict = analyzer.classify(
+                    pair.baseline,
+                    pair.optimized,
+                    baseline_exponent=pair.baseline_exponent,
+                    optimized_exponent=pair.optimized_exponent,
+                )
+                _store(
+                    pair,
+                    Judgment.Judge.ANALYZER,
+                    category=verdict.category,
+                    secondary=verdict.secondary or "",
+                    rationale=verdict.rationale,
+                    confidence=verdict.confidence,
+                    error="",
+                )
+                advance(f"analyzer: {pair.problem_slug}")
+        if "llm" in batch.judges:
+            _run_llm(batch, pairs, llm, advance)
+    return finish(batch, stage="done")
+
+
+def _run_llm(batch: JudgeBatch, pairs: list[JudgePair], llm: LLMJudge | None, advance) -> None:
+    if llm is None:
+        settings = LLMSettings.from_env()
+        if settings is None:
+            raise ValueError("judge: no LLM endpoint is configured (JUDGE_LLM_BASE_URL)")
+        llm = LLMJudge(settings, seed=batch.pk)
+    model = llm.settings.model
+    waiting = []
+    for pair in pairs:
+        key = _text(pair).content_key(model)
+        earlier = (
+            Judgment.objects.filter(judge=Judgment.Judge.LLM, content_key=key, error="")
+            .exclude(pair=pair)
+            .first()
+        )
+        if earlier is None:
+            waiting.append((pair, key))
+            continue
+        _store(
+            pair,
+            Judgment.Judge.LLM,
+            category=earlier.category,
+            secondary=earlier.secondary,
+            rationale=earlier.rationale,
+            confidence=earlier.confidence,
+            error="",
+            model=model,
+            content_key=key,
+            cached=True,
+            latency_s=0.0,
+            input_tokens=0,
+            output_tokens=0,
+            cost=0.0,
+        )
+        advance(f"llm (cached): {pair.problem_slug}")
+
+    def store(index: int, result) -> None:
+        pair, key = waiting[index]
+        _store(
+            pair,
+            Judgment.Judge.LLM,
+            category=result.category or "",
+            secondary=result.secondary or "",
+            rationale=result.rationale,
+            confidence=result.confidence,
+            error=result.error,
+            model=model,
+            content_key=key,
+            cached=False,
+            latency_s=result.latency_s,
+            input_tokens=result.input_tokens,
+            output_tokens=result.output_tokens,
+            cost=result.cost,
+        )
+        advance(f"llm: {pair.problem_slug}")
+
+    llm.judge_many([_text(pair) for pair, _ in waiting], on_done=store)
+
+
+def do_label(pair: JudgePair, user, category: str, rationale: str = "") -> Judgment:
+    """A person's category for a pair (replacing their earlier one); shown in the agreement
+    matrix as the `human` judge."""
+    check_category(category)
+    Judgment.objects.update_or_create(
+        pair=pair,
+        judge=Judgment.Judge.HUMAN,
+        defaults={
+            "category": category,
+            "rationale": rationale.strip()[:2000],
+            "by": user.username,
+            "confidence": 1.0,
+            "error": "",
+        },
+    )
+    return Judgment.objects.get(pair=pair, judge=Judgment.Judge.HUMAN)

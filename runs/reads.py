@@ -1,0 +1,103 @@
+"""Read-only assembly for the run pages: a run's stored config as columns (run list) and the
+runs of a comparison with what they can be grouped by. No queries of their own."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+PREFERRED_COLUMNS = ("model", "reward_config", "group_size", "learning_rate")
+"""Config columns the run list shows first, and shows by default when a run has them."""
+MAX_CONFIG_COLUMNS = 40
+"""The run list offers at most this many config keys (the most common), to stay readable."""
+
+Scalar = str | int | float | bool | None
+
+
+def config_values(config_text: str) -> dict[str, Scalar]:
+    """The scalar values of a run's stored config (its verbatim text, read as JSON), nested
+    objects flattened to dotted keys (`optimizer.lr`), lists as their JSON text. {} when the
+    text is not a JSON object: a config stored verbatim need not be JSON."""
+    try:
+        config = json.loads(config_text) if config_text else {}
+    except ValueError:
+        return {}
+    if not isinstance(config, dict):
+        return {}
+    flat: dict[str, Scalar] = {}
+
+    def walk(prefix: str, value) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(f"{prefix}{key}.", inner)
+        elif isinstance(value, list):
+            flat[prefix[:-1]] = json.dumps(value)
+        else:
+            flat[prefix[:-1]] = value
+
+    walk("", config)
+    return flat
+
+
+def run_config(run) -> dict[str, Scalar]:
+    """`config_values` of a run, with the name of the reward configuration it references
+    when its config does not say (a run created through the API names it apart). Reads
+    `run.reward_config`: select it with the runs."""
+    values = config_values(run.config)
+    if "reward_config" not in values and run.reward_config is not None:
+        values["reward_config"] = run.reward_config.name
+    return values
+
+
+def config_columns(configs: list[dict[str, Scalar]]) -> list[str]:
+    """Config keys to offer as columns: PREFERRED_COLUMNS that some run has, then the others
+    by how many runs have them (most first), then by name; at most MAX_CONFIG_COLUMNS."""
+    counts = Counter(key for config in configs for key in config)
+    preferred = [key for key in PREFERRED_COLUMNS if key in counts]
+    others = sorted(
+        (key for key in counts if key not in PREFERRED_COLUMNS), key=lambda k: (-counts[k], k)
+    )
+    return (preferred + others)[:MAX_CONFIG_COLUMNS]
+
+
+def default_columns(columns: list[str]) -> list[str]:
+    """The config columns shown before the user picks: the preferred ones, else the first 3."""
+    shown = [key for key in columns if key in PREFERRED_COLUMNS]
+    return shown or columns[:3]
+
+
+def config_cell(config: dict[str, Scalar], key: str) -> dict:
+    """A config value as the run list shows it ("text") and sorts it ("sort"; "number" when
+    it sorts as a number, so 1e-05 sorts below 0.0003); "text" None where the config lacks
+    `key`."""
+    value = config.get(key)
+    if key not in config:
+        cell = {"text": None, "sort": "", "number": False}
+    elif isinstance(value, bool) or value is None:
+        cell = {"text": json.dumps(value), "sort": json.dumps(value), "number": False}
+    elif isinstance(value, int | float):
+        cell = {"text": f"{value:g}", "sort": repr(float(value)), "number": True}
+    else:
+        cell = {"text": str(value), "sort": str(value), "number": False}
+    return {"key": key, **cell}
+
+
+def config_table(runs) -> tuple[list[str], list[list[dict]]]:
+    """The run list's config columns (`config_columns`) and each run's cells in them."""
+    configs = [run_config(run) for run in runs]
+    keys = config_columns(configs)
+    return keys, [[config_cell(config, key) for key in keys] for config in configs]
+
+
+def compared_runs(runs) -> list[dict]:
+    """The compare page's runs as its script reads them: id, name, tags and config values
+    (what runs can be grouped by)."""
+    return [
+        {
+            "id": run.pk,
+            "name": f"#{run.pk} {run.name}",
+            "tags": list(run.tags or []),
+            "config": run_config(run),
+        }
+        for run in runs
+    ]

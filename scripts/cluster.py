@@ -1,0 +1,551 @@
+"""Several hosts on this machine: two web processes and two or three timing hosts, sharing
+only PostgreSQL and the broker, each reaching both through a fault proxy this harness owns.
+
+    with Cluster(timing_hosts=2) as cluster:
+        cluster.web_urls                      # ["http://127.0.0.1:PORT", ...]
+        cluster.hosts[0].kill()               # SIGKILL the whole host (its process group)
+        cluster.hosts[1].broker.cut()         # one host loses the broker...
+        cluster.cut("database")               # ...or every process loses the database
+        cluster.restore()
+
+    python scripts/cluster.py up --timing-hosts 2     # runs until Ctrl-C, then stops it all
+
+What it starts (docs/operations.md, "The tested topology"):
+
+1. a PostgreSQL database of its own, `codeopt_cluster_<random>`, migrated, dropped at the end;
+2. per process (each web process and each timing host) a FaultProxy (scripts/faultproxy.py)
+   to PostgreSQL and one to the broker, so a fault hits one host or, through the cluster's
+   `cut`/`drop`/`delay`/`restore`, all of them;
+3. two web processes: daphne `codeopt_site.asgi:application` on free ports, one Redis
+   channel layer (database `channel_db`, a channel prefix of its own);
+4. timing hosts: `celery -A codeopt_site worker -Q timing`, prefork, one pool process per
+   core of the host's own core set (`taskset` and CODEOPT_PIN_CORES=1), `-n timing-<x>@<tag>`,
+   their own environment, CODEOPT_VAR_DIR and TMPDIR under the host's own folder.
+
+What each role needs on its own disk (nothing else is shared through this machine's disk,
+as separate machines would share nothing): a web process, the code and the problem packages
+under CODEOPT_PACKAGE_ROOTS (the repository's `problems/packs`), its CODEOPT_VAR_DIR for
+its own files only; a timing host, the same code and packages at the same path, bubblewrap,
+g++ and valgrind, its CODEOPT_VAR_DIR and a TMPDIR (the sandbox's working folders, the
+scoring inputs it regenerates from the database). Built problems, reference runtimes,
+jobs and results all live in the database; messages in the broker.
+
+Redis: the broker is database `broker_db` (default 12), owned by the cluster while it runs
+(a lock key in it refuses a second cluster on the same database; it is flushed at start and
+at the end); the channel layer uses `channel_db` (default 10) under the cluster's prefix,
+whose keys are deleted at the end. Everything the harness starts, it stops: on `stop()`,
+on leaving the `with` block (exceptions included), at interpreter exit, and on SIGTERM or
+Ctrl-C for the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as `python scripts/cluster.py`
+    sys.path.insert(0, str(ROOT))
+
+from scripts.faultproxy import FaultProxy  # noqa: E402
+
+PYTHON = sys.executable
+START_TIMEOUT_S = 120.0
+STOP_TIMEOUT_S = 10.0
+LOCK_KEY = "codeopt-cluster:lock"
+LOCK_TTL_S = 60
+HOST_LETTERS = "abcdefgh"
+DROPPED = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "REDIS_CHANNEL_PREFIX")
+"""Variables of the caller's environment that never reach a cluster process (the harness
+sets its own)."""
+
+
+def wait_until(predicate: Callable[[], object], timeout: float, what: str, interval=0.1):
+    """Poll `predicate` until it returns a truthy value; TimeoutError naming `what`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise TimeoutError(f"timed out after {timeout:g} s waiting for {what}")
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+class Process:
+    """One OS process of the cluster in a process group of its own, output in `log`."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], log: Path):
+        self.name, self.argv, self.env, self.log_path = name, argv, env, log
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with self.log_path.open("a") as log:
+            self.proc = subprocess.Popen(
+                self.argv,
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """`sig` to the whole process group (a host lost at once: pool processes too)."""
+        if self.alive():
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                pass
+            if sig == signal.SIGKILL:
+                self.proc.wait()
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL after STOP_TIMEOUT_S; the group's leftovers killed too."""
+        if self.proc is None:
+            return
+        if self.alive():
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                pass
+        try:  # pool processes outliving their parent
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+
+
+class Member:
+    """A web process or a timing host: its folder, environment, proxies and process."""
+
+    def __init__(self, cluster: Cluster, name: str):
+        self.cluster = cluster
+        self.name = name
+        self.folder = cluster.folder / name
+        (self.folder / "var").mkdir(parents=True, exist_ok=True)
+        (self.folder / "tmp").mkdir(exist_ok=True)
+        self.database = FaultProxy("127.0.0.1", cluster.postgres_port, name=f"{name} database")
+        self.broker = FaultProxy(cluster.redis_host, cluster.redis_port, name=f"{name} broker")
+        self.env = cluster.base_env()
+        self.env.update(
+            DATABASE_URL=cluster.database_url(self.database.port),
+            CELERY_BROKER_URL=cluster.broker_url(self.broker.port),
+            CODEOPT_VAR_DIR=str(self.folder / "var"),
+            TMPDIR=str(self.folder / "tmp"),
+        )
+        self.process: Process | None = None
+
+    @property
+    def proxies(self) -> list[FaultProxy]:
+        return [self.database, self.broker]
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.alive()
+
+    def output(self) -> str:
+        return self.process.output() if self.process else ""
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.process is not None:
+            self.process.kill(sig)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+
+    def close(self) -> None:
+        self.stop()
+        for proxy in self.proxies:
+            proxy.close()
+
+
+class WebProcess(Member):
+    def __init__(self, cluster: Cluster, index: int):
+        super().__init__(cluster, f"web-{index}")
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        argv = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+        argv.append("codeopt_site.asgi:application")
+        self.process = Process(self.name, argv, self.env, self.folder / "daphne.log")
+        self.process.start()
+
+    def ready(self) -> bool:
+        if not self.alive():
+            raise RuntimeError(f"{self.name} exited:\n{self.output()[-4000:]}")
+        return _listening(self.port)
+
+
+class TimingHost(Member):
+    """A timing "host": a Celery worker on `timing` pinned to `cores`."""
+
+    def __init__(self, cluster: Cluster, index: int, cores: list[int]):
+        super().__init__(cluster, f"timing-{HOST_LETTERS[index]}")
+        self.cores = cores
+        self.hostname = f"{self.name}@{cluster.tag}"
+        self.env["CODEOPT_PIN_CORES"] = "1"
+        self.starts = 0
+
+    def start(self) -> None:
+        """Start (or start again, after a kill) the worker; `ready` says when it consumes."""
+        self.stop()
+        cores = ",".join(map(str, self.cores))
+        argv = ["taskset", "-c", cores, PYTHON, "-m", "celery", "-A", "codeopt_site", "worker"]
+        argv += ["-l", "info", "-Q", "timing", "-n", self.hostname, "--pool", "prefork"]
+        argv += ["--concurrency", str(len(self.cores)), "--prefetch-multiplier", "1"]
+        self.starts += 1
+        log = self.folder / f"worker-{self.starts}.log"
+        self.process = Process(self.name, argv, self.env, log)
+        self.process.start()
+
+    def ready(self) -> bool:
+        if not self.alive():
+            raise RuntimeError(f"{self.name} exited:\n{self.output()[-4000:]}")
+        return " ready." in self.output()
+
+    def all_output(self) -> str:
+        """The logs of every start of this host, oldest first."""
+        logs = sorted(self.folder.glob("worker-*.log"), key=lambda p: int(p.stem.split("-")[1]))
+        return "".join(p.read_text(errors="replace") for p in logs)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Cluster:
+    """The topology of the module docstring. `start()` returns once every web process
+    listens and every timing host consumes; `stop()` undoes all of it (safe to call twice,
+    or after a failed start)."""
+
+    def __init__(
+        self,
+        timing_hosts: int = 2,
+        web: int = 2,
+        *,
+        folder: Path | None = None,
+        postgres: str = "postgres://postgres@127.0.0.1:5432",
+        redis: str = "redis://127.0.0.1:6379",
+        channel_db: int = 10,
+        broker_db: int = 12,
+        cores: list[list[int]] | None = None,
+        env: dict[str, str] | None = None,
+    ):
+        if not 1 <= timing_hosts <= len(HOST_LETTERS):
+            raise ValueError(f"timing_hosts must be 1 to {len(HOST_LETTERS)}")
+        self.tag = f"cluster-{secrets.token_hex(4)}"
+        self.database_name = f"codeopt_cluster_{self.tag.split('-')[1]}"
+        self.folder = Path(folder or tempfile.mkdtemp(prefix="codeopt-cluster-"))
+        self.postgres = postgres.rstrip("/")
+        self.postgres_user = self.postgres.split("://", 1)[1].split("@", 1)[0] or "postgres"
+        host_port = self.postgres.rsplit("@", 1)[1]
+        self.postgres_port = int(host_port.rsplit(":", 1)[1]) if ":" in host_port else 5432
+        redis_host_port = redis.split("://", 1)[1].rstrip("/")
+        self.redis_host, _, port = redis_host_port.partition(":")
+        self.redis_port = int(port or 6379)
+        self.redis = redis.rstrip("/")
+        self.channel_db, self.broker_db = channel_db, broker_db
+        self.extra_env = dict(env or {})
+        available = sorted(os.sched_getaffinity(0))
+        self.core_sets = cores or [[available[i % len(available)]] for i in range(timing_hosts)]
+        self.timing_host_count = timing_hosts
+        self.web_count = web
+        self.webs: list[WebProcess] = []
+        self.hosts: list[TimingHost] = []
+        self._database_made = False
+        self._lock_stop = threading.Event()
+        self._locked = False
+        self._stopped = False
+
+    # --- what the processes are told ---------------------------------------------------------
+
+    def database_url(self, port: int | None = None) -> str:
+        """The cluster database, through a proxy on `port` (direct when None)."""
+        address = f"127.0.0.1:{port}" if port else self.postgres.rsplit("@", 1)[1]
+        return f"postgres://{self.postgres_user}@{address}/{self.database_name}"
+
+    def broker_url(self, port: int | None = None) -> str:
+        address = f"127.0.0.1:{port}" if port else f"{self.redis_host}:{self.redis_port}"
+        return f"redis://{address}/{self.broker_db}"
+
+    @property
+    def channel_url(self) -> str:
+        return f"{self.redis}/{self.channel_db}"
+
+    def base_env(self) -> dict[str, str]:
+        """What every process is started with: the caller's environment without the
+        services it names, and the cluster's own."""
+        env = {k: v for k, v in os.environ.items() if k not in DROPPED}
+        env.update(
+            DEBUG="0",
+            SECRET_KEY=f"{self.tag}-secret",
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            REDIS_URL=self.channel_url,
+            REDIS_CHANNEL_PREFIX=self.tag,
+            DB_CONN_MAX_AGE="0",
+            PYTHONUNBUFFERED="1",
+        )
+        env.update(self.extra_env)
+        return env
+
+    @property
+    def web_urls(self) -> list[str]:
+        return [web.url for web in self.webs]
+
+    @property
+    def members(self) -> list[Member]:
+        return [*self.webs, *self.hosts]
+
+    # --- life cycle ------------------------------------------------------------------------------
+
+    def __enter__(self) -> Cluster:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> Cluster:
+        atexit.register(self.stop)
+        try:
+            self._take_redis()
+            self._make_database()
+            self.webs = [WebProcess(self, i) for i in range(self.web_count)]
+            self.hosts = [
+                TimingHost(self, i, self.core_sets[i]) for i in range(self.timing_host_count)
+            ]
+            for member in self.members:
+                member.start()
+            for member in self.members:
+                wait_until(member.ready, START_TIMEOUT_S, f"{member.name} to start")
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        for member in self.members:
+            try:
+                member.close()
+            except Exception as exc:  # go on stopping the others
+                print(f"cluster: stopping {member.name}: {exc}", file=sys.stderr)
+        if self._database_made:
+            self._drop_database()
+        self._release_redis()
+        atexit.unregister(self.stop)
+
+    def start_host(self, host: TimingHost, timeout: float = START_TIMEOUT_S) -> None:
+        """(Re)start a timing host and wait until it consumes."""
+        host.start()
+        wait_until(host.ready, timeout, f"{host.name} to start")
+
+    # --- faults on every process -------------------------------------------------------------
+
+    def _proxies(self, service: str) -> list[FaultProxy]:
+        if service not in ("database", "broker"):
+            raise ValueError(f"service must be 'database' or 'broker', not {service!r}")
+        return [getattr(member, service) for member in self.members]
+
+    def cut(self, service: str) -> None:
+        for proxy in self._proxies(service):
+            proxy.cut()
+
+    def drop(self, service: str) -> None:
+        for proxy in self._proxies(service):
+            proxy.drop()
+
+    def delay(self, service: str, seconds: float) -> None:
+        for proxy in self._proxies(service):
+            proxy.delay(seconds)
+
+    def restore(self) -> None:
+        for member in self.members:
+            for proxy in member.proxies:
+                proxy.restore()
+
+    # --- the database ------------------------------------------------------------------------
+
+    def _admin(self):
+        import psycopg
+
+        return psycopg.connect(f"{self.postgres}/postgres", autocommit=True)
+
+    def _make_database(self) -> None:
+        with self._admin() as admin:
+            admin.execute(f'CREATE DATABASE "{self.database_name}"')
+        self._database_made = True
+        self.manage("migrate", "--noinput", timeout=600)
+
+    def _drop_database(self) -> None:
+        with self._admin() as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{self.database_name}" WITH (FORCE)')
+        self._database_made = False
+
+    def manage(self, *args: str, input: str | None = None, timeout: float = 120):
+        """`manage.py ARGS` on the cluster's database (direct, no proxy); its stdout, or
+        RuntimeError with its output when it fails."""
+        env = self.base_env()
+        env.update(
+            DATABASE_URL=self.database_url(),
+            CELERY_BROKER_URL=self.broker_url(),
+            CODEOPT_VAR_DIR=str(self.folder / "manage"),
+        )
+        done = subprocess.run(
+            [PYTHON, "manage.py", *args],
+            cwd=ROOT,
+            env=env,
+            input=input,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
+        return done.stdout
+
+    def sql(self, query: str, params=None) -> list[tuple]:
+        """Rows of `query` on the cluster's database (direct, no proxy)."""
+        import psycopg
+
+        url = self.database_url()
+        with psycopg.connect(url, autocommit=True) as conn:
+            cursor = conn.execute(query, params)
+            return cursor.fetchall() if cursor.description else []
+
+    def api_token(self, username: str = "cluster", password: str = "") -> str:
+        """A user (made if missing) and its API token."""
+        script = (
+            "from django.contrib.auth import get_user_model\n"
+            "from rest_framework.authtoken.models import Token\n"
+            f"user, _ = get_user_model().objects.get_or_create(username={username!r})\n"
+            f"user.set_password({password or username!r}); user.save()\n"
+            "print(Token.objects.get_or_create(user=user)[0].key)\n"
+        )
+        return self.manage("shell", "-c", script).strip().splitlines()[-1]
+
+    # --- Redis ---------------------------------------------------------------------------------
+
+    def _redis(self, db: int):
+        import redis
+
+        return redis.Redis(host=self.redis_host, port=self.redis_port, db=db)
+
+    def _take_redis(self) -> None:
+        broker = self._redis(self.broker_db)
+        if not broker.set(LOCK_KEY, self.tag, nx=True, ex=LOCK_TTL_S):
+            holder = broker.get(LOCK_KEY)
+            raise RuntimeError(
+                f"Redis database {self.broker_db} is the broker of another cluster "
+                f"({holder!r}): stop it, or pass another broker_db"
+            )
+        self._locked = True
+        keep = broker.get(LOCK_KEY)
+        broker.flushdb()  # what a killed earlier cluster left
+        broker.set(LOCK_KEY, keep, ex=LOCK_TTL_S)
+        threading.Thread(target=self._hold_lock, daemon=True).start()
+
+    def _hold_lock(self) -> None:
+        broker = self._redis(self.broker_db)
+        while not self._lock_stop.wait(LOCK_TTL_S / 3):
+            try:
+                broker.set(LOCK_KEY, self.tag, ex=LOCK_TTL_S)
+            except Exception as exc:  # Redis away a moment: the next refresh retries
+                print(f"cluster: lock refresh failed: {exc}", file=sys.stderr)
+
+    def _release_redis(self) -> None:
+        self._lock_stop.set()
+        if not self._locked:
+            return
+        channels = self._redis(self.channel_db)
+        for key in channels.scan_iter(match=f"{self.tag}*"):
+            channels.delete(key)
+        broker = self._redis(self.broker_db)
+        if broker.get(LOCK_KEY) in (self.tag.encode(), None):
+            broker.flushdb()
+        self._locked = False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    up = commands.add_parser("up", help="start the cluster and run until Ctrl-C")
+    up.add_argument("--timing-hosts", type=int, default=2)
+    up.add_argument("--web", type=int, default=2)
+    up.add_argument("--folder", type=Path, help="logs and each host's folders (default: temp)")
+    up.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432")
+    up.add_argument("--redis", default="redis://127.0.0.1:6379")
+    up.add_argument("--channel-db", type=int, default=10)
+    up.add_argument("--broker-db", type=int, default=12)
+    up.add_argument("--user", default="cluster", help="a user made with its API token")
+    args = parser.parse_args(argv)
+
+    def stop_on_signal(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop_on_signal)
+    cluster = Cluster(
+        args.timing_hosts,
+        args.web,
+        folder=args.folder,
+        postgres=args.postgres,
+        redis=args.redis,
+        channel_db=args.channel_db,
+        broker_db=args.broker_db,
+    )
+    try:
+        with cluster:
+            token = cluster.api_token(args.user)
+            print(
+                f"cluster {cluster.tag}: database {cluster.database_name}, logs in {cluster.folder}"
+            )
+            for web in cluster.webs:
+                print(f"  {web.name:10} {web.url}")
+            for host in cluster.hosts:
+                print(f"  {host.name:10} {host.hostname} on cores {host.cores}")
+            print(f"  user {args.user!r} (password {args.user!r}), API token {token}")
+            print("Ctrl-C stops everything.")
+            while all(member.alive() for member in cluster.members):
+                time.sleep(1)
+            gone = [m.name for m in cluster.members if not m.alive()]
+            print(f"exited: {', '.join(gone)}; stopping", file=sys.stderr)
+            return 1
+    except KeyboardInterrupt:
+        print("\nstopping…")
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""The seam every background job goes through (codeopt_site.jobs): sent by task name after
+commit on the routed queue, one row shape, claimed once, progress on the row."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.db import transaction
+
+from codeopt_site.celery import app
+from codeopt_site.jobs import Job, Progress, claim, enqueue, finish
+from rewards.models import Simulation
+from rewards.services import do_run_simulation
+from workers.models import TimingJob
+
+
+def test_every_model_with_a_job_status_is_a_job():
+    """The status/progress/error/timestamps boilerplate exists once: a model that carries a
+    job's status without inheriting Job would be a second copy."""
+    copies = [
+        model.__name__
+        for model in apps.get_models()
+        if {"status", "finished_at"} <= {f.name for f in model._meta.get_fields()}
+        and not issubclass(model, Job)
+        and model._meta.app_label != "runs"  # a Run's status is its lifecycle, not a job's
+    ]
+    assert copies == []
+
+
+def test_every_task_named_by_a_service_is_registered_and_routed():
+    app.loader.import_default_modules()
+    routes = app.conf.task_routes
+    for name, queue in [
+        ("workers.run_timing_job", "timing"),
+        ("workers.run_dataset_build", "timing"),
+        ("workers.score_rollouts", "timing"),
+        ("workers.score_part", "timing"),
+        ("workers.train", "gpu"),
+        ("workers.evaluate", "gpu"),
+        ("workers.judge", "judge"),
+    ]:
+        assert name in app.tasks, name
+        assert routes[name]["queue"] == queue
+    assert "workers.run_reward_simulation" in app.tasks  # the default queue
+    assert "workers.replay_synthetic_run" in app.tasks
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_is_sent_only_once_its_transaction_commits_and_never_after_a_rollback(enqueued):
+    with transaction.atomic():
+        enqueue("workers.ping")
+        assert enqueued == []  # the row would not be visible to the worker yet
+    assert enqueued == [("workers.ping", [], None)]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        enqueue("workers.judge", 1)
+        raise RuntimeError("rolled back")
+    assert enqueued == [("workers.ping", [], None)]
+
+
+@pytest.mark.django_db
+def test_a_claimed_job_runs_once_and_a_job_left_running_starts_over(alice):
+    job = TimingJob.objects.create(owner=alice, package_dir="/p", source="x", language="python")
+    first = claim(TimingJob, job.pk, "w1", stage="starting")
+    assert first.status == "running" and first.worker == "w1" and first.attempts == 1
+    # its worker died: the message comes back, the job restarts on another worker
+    again = claim(TimingJob, job.pk, "w2")
+    assert again.worker == "w2" and again.attempts == 2 and again.started_at is not None
+    tracker = Progress(again, total=4)
+    tracker.advance(stage="one of four")
+    job.refresh_from_db()
+    assert (job.progress_done, job.progress_total, job.stage) == (1, 4, "one of four")
+    assert job.progress == 0.25
+    finish(again, result={"ok": True})
+    job.refresh_from_db()
+    assert job.status == "done" and job.progress_done == 4 and job.finished_at is not None
+    assert claim(TimingJob, job.pk, "w3") is None  # delivered again after it ended
+
+
+@pytest.mark.django_db
+def test_a_simulation_delivered_again_after_it_ended_is_not_run_again():
+    simulation = Simulation.objects.create(configs=[], noise_cvs=[0.0], status="done")
+    assert do_run_simulation(simulation.pk).status == "done"
+    failed = Simulation.objects.create(configs=[], noise_cvs=[0.0])
+    with pytest.raises(ValueError, match="problems: none has stored runtimes"):
+        do_run_simulation(failed.pk)
+    failed.refresh_from_db()
+    assert failed.status == "failed" and failed.error.startswith("ValueError: problems:")
+    assert do_run_simulation(failed.pk).status == "failed"  # not retried by a re-delivery

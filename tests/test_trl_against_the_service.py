@@ -1,0 +1,63 @@
+"""TRL's GRPOTrainer against codeopt as its reward service (issue 18, item 4): a live daphne
+and a real Celery timing worker; examples/trl_grpo.py trains a tiny model 2 steps; the
+rewards come from our sandbox and the run gets TRL's loss and the service's groups/* series.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+
+from examples import trl_grpo
+from problems.models import Problem
+from runs.client import ScoringClient, ServiceUnavailable
+from runs.integrations.trl import CodeoptReward
+from runs.models import Run
+from workers.execution.samples import FAST
+from workers.models import RolloutSample, ScoringJob
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.filterwarnings("ignore:`gradient_checkpointing` is deprecated"),
+]
+
+
+def test_trl_trains_two_steps_with_rewards_from_the_sandbox(
+    built, alice, asgi_server, celery_worker_process
+):
+    Problem.objects.filter(slug="sum").update(split="train")
+    token = Token.objects.create(user=alice).key
+
+    # the reward function as TRL calls it, on programs that reach the sandbox
+    reward = CodeoptReward(asgi_server, token, "binary-top50")
+    completions = [FAST + "```", "print(0)\n```", "no program"]
+    got = reward(["p"] * 3, completions, problem=["sum"] * 3)
+    verdicts = [s["verdict"] for s in reward.last_answer["groups"][0]["samples"]]
+    assert verdicts == ["OK", "WRONG_ANSWER", "FORMAT"]
+    assert got == [1.0, -1.0, -1.0]  # binary-top50: a failed program gets its failure reward
+    assert ScoringJob.objects.get().worker  # scored by the timing worker
+
+    run_id = trl_grpo.main(
+        ["--server", asgi_server, "--token", token, "--steps", "2", "--reward-config",
+         "binary-top50", "--generations", "2", "--max-completion-length", "8"]
+    )  # fmt: skip
+    run = Run.objects.get(pk=run_id)
+    assert run.status == "finished" and run.reward_config.name == "binary-top50"
+    jobs = ScoringJob.objects.filter(training__run=run).order_by("step")
+    assert [(j.step, j.status) for j in jobs] == [(0, "done"), (1, "done")]
+    assert RolloutSample.objects.filter(training__run=run).count() == 4
+    from runs.services import read_metrics
+
+    def steps(key):
+        series = read_metrics(run, [key], 100).get(key)
+        return series and series["steps"]
+
+    assert steps("groups/all_negative") == [0, 1]  # written by the service, not by TRL
+    assert steps("trl/loss") == [1, 2]  # TRL's own log, through the callback
+    assert steps("trl/rewards/codeopt/mean")
+
+
+def test_a_server_that_is_down_is_named(tmp_path):
+    client = ScoringClient("http://127.0.0.1:9", "t", retries=2)
+    with pytest.raises(ServiceUnavailable, match="127.0.0.1:9 did not answer"):
+        client.score([("sum", [FAST])], "binary-top50")

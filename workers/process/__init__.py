@@ -1,0 +1,1 @@
+"""The worker process: heartbeats, core pinning, health checks."""

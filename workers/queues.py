@@ -1,0 +1,189 @@
+"""What a queued job waits for: the jobs ahead of it on its Celery queue and the workers that
+take that queue, read from the job rows and the workers' heartbeats (the broker is not asked:
+the filesystem transport cannot say what it holds, and the rows say what each job is).
+
+Ahead of a queued job: every job of its queue that runs now, then those queued before it
+(a queue is first in, first out; CELERY_WORKER_PREFETCH_MULTIPLIER is 1). Which queue each
+kind of job goes to follows CELERY_TASK_ROUTES (codeopt_site/settings.py). Jobs of teams the
+user is not in are counted, never named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+SHOWN = 3  # jobs ahead named in the text; the rest are counted
+
+
+@dataclass(frozen=True)
+class QueuedJob:
+    label: str  # "training run #5"
+    state: str  # "running, warm start 120/300, about 2 min left" or "queued"
+    running: bool
+    created_at: datetime
+    mine: bool  # the user may see it: named in the text
+
+
+def _team_ids(user) -> set[int] | None:
+    """The user's team ids; None for staff (every team)."""
+    from runs.services import user_teams
+
+    return None if user.is_staff else set(user_teams(user).values_list("pk", flat=True))
+
+
+def _sees(teams: set[int] | None, team_id: int | None) -> bool:
+    return teams is None or team_id in teams
+
+
+def _state(job) -> str:
+    return f"running, {job.progress_text}" if job.progress_text else "running"
+
+
+def _training_runs(user, teams) -> list[QueuedJob]:
+    from runs.models import Run, RunStatus
+
+    runs = Run.objects.filter(
+        training__isnull=False, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
+    ).select_related("training")
+    return [
+        QueuedJob(
+            f"training run #{run.pk}",
+            _state(run.training) if run.status == RunStatus.RUNNING else "queued",
+            run.status == RunStatus.RUNNING,
+            run.created_at,
+            _sees(teams, run.team_id),
+        )
+        for run in runs
+    ]
+
+
+def _evaluations(user, teams, queue: str) -> list[QueuedJob]:
+    from codeopt_site.jobs import JobStatus
+    from evaluations.models import Evaluation
+
+    active = Evaluation.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING])
+    return [
+        QueuedJob(
+            f"evaluation #{e.pk}",
+            _state(e) if e.status == JobStatus.RUNNING else "queued",
+            e.status == JobStatus.RUNNING,
+            e.created_at,
+            _sees(teams, e.team_id),
+        )
+        for e in active.defer("results", "problem_slugs", "input_errors")
+        if e.queue == queue
+    ]
+
+
+def _timing_side(user, teams) -> list[QueuedJob]:
+    """Timing jobs, dataset builds and training runs' scoring jobs (queue `timing`)."""
+    from codeopt_site.jobs import JobStatus
+    from problems.models import DatasetBuild
+    from workers.models import ScoringJob, TimingJob
+
+    active = {"status__in": [JobStatus.QUEUED, JobStatus.RUNNING]}
+    found = []
+    for job in TimingJob.objects.filter(**active):
+        mine = user.is_staff or job.owner_id == user.pk
+        found.append((f"timing job ({job.kind})", job, mine))
+    for build in DatasetBuild.objects.filter(**active):
+        found.append((f"dataset build #{build.pk}", build, True))  # shared
+    for job in ScoringJob.objects.filter(**active).select_related("training__run"):
+        run = job.training.run
+        label = f"scoring of training run #{run.pk}, step {job.step}"
+        found.append((label, job, _sees(teams, run.team_id)))
+    return [
+        QueuedJob(
+            label,
+            _state(job) if job.status == JobStatus.RUNNING else "queued",
+            job.status == JobStatus.RUNNING,
+            job.created_at,
+            mine,
+        )
+        for label, job, mine in found
+    ]
+
+
+JOBS_OF_QUEUE = {
+    "gpu": (_training_runs, lambda user, teams: _evaluations(user, teams, "gpu")),
+    "timing": (_timing_side, lambda user, teams: _evaluations(user, teams, "timing")),
+}
+"""Each queue that waits matter on: the readers of the jobs CELERY_TASK_ROUTES sends there."""
+
+
+def workers_taking(queue: str) -> int:
+    """Workers whose heartbeat is recent and who consume `queue`."""
+    from workers.models import WorkerHeartbeat
+    from workers.process.health import WORKER_SEEN_WITHIN
+
+    seen = WorkerHeartbeat.objects.filter(last_seen__gte=timezone.now() - WORKER_SEEN_WITHIN)
+    return sum(queue in w.queues.split(",") for w in seen)
+
+
+def _ordinal(number: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    return f"{number}{suffix}"
+
+
+class Queues:
+    """The jobs on each queue and the workers taking it, read once (per page) and asked
+    about each queued job shown."""
+
+    def __init__(self, user):
+        self.user = user
+        self._teams = _team_ids(user)
+        self._jobs: dict[str, list[QueuedJob]] = {}
+        self._workers: dict[str, int] = {}
+
+    def jobs_on(self, queue: str) -> list[QueuedJob]:
+        if queue not in self._jobs:
+            readers = JOBS_OF_QUEUE.get(queue, ())
+            jobs = [job for reader in readers for job in reader(self.user, self._teams)]
+            self._jobs[queue] = sorted(jobs, key=lambda j: (not j.running, j.created_at))
+        return self._jobs[queue]
+
+    def ahead_of(self, queue: str, label: str, created_at: datetime) -> list[QueuedJob]:
+        """The jobs a queued job (`label`, queued at `created_at`) waits behind."""
+        return [
+            job
+            for job in self.jobs_on(queue)
+            if job.label != label and (job.running or job.created_at < created_at)
+        ]
+
+    def waiting_text(self, queue: str, label: str, created_at: datetime) -> str:
+        """What the queued job waits for, e.g. 'queued on gpu behind training run #5
+        (running, warm start 120/300, about 2 min left): 2nd in line; 1 worker takes gpu
+        jobs'."""
+        ahead = self.ahead_of(queue, label, created_at)
+        named = [job for job in ahead if job.mine]
+        parts = [f"{job.label} ({job.state})" for job in named[:SHOWN]]
+        if len(named) > SHOWN:
+            parts.append(f"{len(named) - SHOWN} more")
+        others = len(ahead) - len(named)
+        if others:
+            parts.append(f"{others} job{'s' if others > 1 else ''} of other teams")
+        if parts:
+            behind = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+            text = f"queued on {queue} behind {behind}: {_ordinal(len(ahead) + 1)} in line"
+        else:
+            text = f"queued on {queue}: next in line"
+        if queue not in self._workers:
+            self._workers[queue] = workers_taking(queue)
+        workers = self._workers[queue]
+        if workers:
+            text += f"; {workers} worker{'s take' if workers > 1 else ' takes'} {queue} jobs"
+        else:
+            text += f"; no worker taking {queue} jobs has been seen lately: it starts once one runs"
+        return text
+
+
+def queue_of_task(task_name: str) -> str:
+    """The queue CELERY_TASK_ROUTES sends `task_name` to ("default" when unrouted)."""
+    from django.conf import settings
+
+    return settings.CELERY_TASK_ROUTES.get(task_name, {}).get("queue", "default")
