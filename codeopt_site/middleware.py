@@ -1,16 +1,28 @@
 """The input policy (codeopt_site.inputs) at the door: a query string or a form holding a NUL
 byte or an over-long value is answered 400, naming the field, before any view runs; JSON
-bodies are checked by the API's parser (InputPolicyJSONParser)."""
+bodies are checked by the API's parser (InputPolicyJSONParser).
+
+A database that does not answer (down, cut, restarting) is a 503 with Retry-After, never a
+500: the request's transaction was rolled back, so a client may send it again as it was
+(MetricsClient and ScoringClient do); the error text stays in the server's log."""
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
-from django.http import JsonResponse
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from codeopt_site import inputs
+
+log = logging.getLogger("codeopt.web")
+
+RETRY_AFTER_S = 5
+DATABASE_DOWN = "the database did not answer; nothing was changed: send the request again"
 
 
 def refusal_response(request, refusal: inputs.InputError):
@@ -54,3 +66,25 @@ class InputPolicyJSONParser(JSONParser):
         if refusal is not None:
             raise ParseError(str(refusal))
         return data
+
+
+class DatabaseUnavailableMiddleware:
+    """A view that lost the database answers 503 (module docstring). Plain text for pages:
+    rendering the site's template would ask the database for the user again."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        log.warning("%s %s: database unavailable: %s", request.method, request.path, exception)
+        if request.path.startswith("/api/"):
+            response = JsonResponse({"detail": DATABASE_DOWN}, status=503)
+        else:
+            response = HttpResponse(DATABASE_DOWN + "\n", status=503, content_type="text/plain")
+        response["Retry-After"] = str(RETRY_AFTER_S)
+        return response

@@ -167,8 +167,9 @@ class MetricsClient:
         spool_dir: where unsent batches wait, one file per server and run
             (default $CODEOPT_SPOOL_DIR or ~/.cache/codeopt).
 
-    Counters: `sent_points` (replayed ones included), `spooled_points`, and
-    `batches_spooled_at_close`, what close() returns.
+    Counters: `sent_points` (replayed ones included), `spooled_points`,
+    `batches_spooled_at_close`, what close() returns, and `failed_sends`, the failed
+    requests by kind ("HTTP 503", "unreachable").
     """
 
     def __init__(
@@ -199,6 +200,7 @@ class MetricsClient:
         self.sent_points = 0
         self.spooled_points = 0
         self.batches_spooled_at_close = 0
+        self.failed_sends: collections.Counter[str] = collections.Counter()
         # Shared with the background thread, under _cond: points not yet in a batch, formed
         # batches not yet sent or spooled (the thread works on the first), their point count.
         self._cond = threading.Condition()
@@ -436,7 +438,10 @@ class MetricsClient:
                 raise ConnectionError("close()'s deadline passed")
         try:
             _request("POST", self.url, self.token, {"points": points}, timeout)
-        except ConnectionError:
+        except ConnectionError as exc:
+            text = str(exc)
+            kind = text.split(":")[0] if text.startswith("HTTP ") else "unreachable"
+            self.failed_sends[kind] += 1
             if self._closing.is_set():
                 self._failed_at_close = True
             raise
