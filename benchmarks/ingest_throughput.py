@@ -20,15 +20,17 @@ KEYS = [f"bench/key_{i:02d}" for i in range(20)]
 
 
 def run_clients(
-    url: str, token: str, run_id: int, batch: int, seconds: float, clients: int
+    urls: list[str], token: str, run_id: int, batch: int, seconds: float, clients: int
 ) -> dict:
-    """Each client sends batches of `batch` points (20 keys x batch/20 steps) until time is up."""
+    """Each client sends batches of `batch` points (20 keys x batch/20 steps) until time is
+    up, client i to urls[i % len(urls)]."""
     sent = [0] * clients
     latencies: list[float] = []
     errors: list[str] = []
     stop_at = time.monotonic() + seconds
 
     def worker(index: int) -> None:
+        url = urls[index % len(urls)]
         steps_per_batch = batch // len(KEYS)
         step = index * 10**9  # clients write disjoint steps
         while time.monotonic() < stop_at:
@@ -88,7 +90,7 @@ def main() -> None:
         results = []
         for batch in args.batch:
             run = services.do_create_run(owner=user, team=team, name=f"ingest-{batch}")
-            results.append(run_clients(url, token, run.pk, batch, args.seconds, args.clients))
+            results.append(run_clients([url], token, run.pk, batch, args.seconds, args.clients))
     from runs.models import MetricPoint
 
     report(

@@ -70,6 +70,32 @@ DROPPED = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "REDIS_CHANNEL_PREF
 """Variables of the caller's environment that never reach a cluster process (the harness
 sets its own)."""
 
+SCORING_AUDIT = """
+CREATE TABLE cluster_audit (
+    id bigserial PRIMARY KEY, tbl text, row_id bigint, job_id bigint, status text, worker text,
+    at timestamptz DEFAULT clock_timestamp()
+);
+CREATE FUNCTION cluster_audit() RETURNS trigger AS $$
+DECLARE
+    part boolean := TG_TABLE_NAME = 'workers_scoringpart';
+BEGIN
+    IF TG_OP = 'INSERT' OR NEW.status IS DISTINCT FROM OLD.status
+            OR NEW.worker IS DISTINCT FROM OLD.worker THEN
+        INSERT INTO cluster_audit (tbl, row_id, job_id, status, worker) VALUES (
+            CASE WHEN part THEN 'part' ELSE 'job' END, NEW.id,
+            CASE WHEN part THEN (to_jsonb(NEW) ->> 'job_id')::bigint ELSE NEW.id END,
+            NEW.status, NEW.worker);
+    END IF;
+    RETURN NEW;
+END $$ LANGUAGE plpgsql;
+CREATE TRIGGER cluster_audit AFTER INSERT OR UPDATE ON workers_scoringjob
+    FOR EACH ROW EXECUTE FUNCTION cluster_audit();
+CREATE TRIGGER cluster_audit AFTER INSERT OR UPDATE ON workers_scoringpart
+    FOR EACH ROW EXECUTE FUNCTION cluster_audit();
+"""
+"""A trigger that writes every status (or worker) change of a scoring job or part to
+`cluster_audit`: Cluster.scoring_claims counts claims and completions from it."""
+
 
 def wait_until(predicate: Callable[[], object], timeout: float, what: str, interval=0.1):
     """Poll `predicate` until it returns a truthy value; TimeoutError naming `what`."""
@@ -176,6 +202,11 @@ class Member:
         if self.process is not None:
             self.process.kill(sig)
 
+    def all_output(self) -> str:
+        """The logs of every start of a worker host, oldest first ("" for a web process)."""
+        logs = sorted(self.folder.glob("worker-*.log"), key=lambda p: int(p.stem.split("-")[1]))
+        return "".join(p.read_text(errors="replace") for p in logs)
+
     def stop(self) -> None:
         if self.process is not None:
             self.process.stop()
@@ -231,10 +262,31 @@ class TimingHost(Member):
             raise RuntimeError(f"{self.name} exited:\n{self.output()[-4000:]}")
         return " ready." in self.output()
 
-    def all_output(self) -> str:
-        """The logs of every start of this host, oldest first."""
-        logs = sorted(self.folder.glob("worker-*.log"), key=lambda p: int(p.stem.split("-")[1]))
-        return "".join(p.read_text(errors="replace") for p in logs)
+
+class TrainingHost(Member):
+    """A training "host": a Celery worker on `gpu`, one run at a time (a one-GPU machine).
+    A run's checkpoints go under the CODEOPT_VAR_DIR of the process that started it
+    (docs/operations.md): benchmarks start runs with `Cluster.manage`, whose folder is the
+    cluster's `manage/`."""
+
+    def __init__(self, cluster: Cluster, index: int):
+        super().__init__(cluster, f"training-{HOST_LETTERS[index]}")
+        self.hostname = f"{self.name}@{cluster.tag}"
+        self.starts = 0
+
+    def start(self) -> None:
+        self.stop()
+        argv = [PYTHON, "-m", "celery", "-A", "codeopt_site", "worker", "-l", "info", "-Q", "gpu"]
+        argv += ["-n", self.hostname, "--pool", "threads", "--concurrency", "1"]
+        argv += ["--prefetch-multiplier", "1"]
+        self.starts += 1
+        self.process = Process(self.name, argv, self.env, self.folder / f"worker-{self.starts}.log")
+        self.process.start()
+
+    def ready(self) -> bool:
+        if not self.alive():
+            raise RuntimeError(f"{self.name} exited:\n{self.output()[-4000:]}")
+        return " ready." in self.output()
 
 
 def _free_port() -> int:
@@ -253,6 +305,7 @@ class Cluster:
         timing_hosts: int = 2,
         web: int = 2,
         *,
+        training_hosts: int = 0,
         folder: Path | None = None,
         postgres: str = "postgres://postgres@127.0.0.1:5432",
         redis: str = "redis://127.0.0.1:6379",
@@ -279,9 +332,11 @@ class Cluster:
         available = sorted(os.sched_getaffinity(0))
         self.core_sets = cores or [[available[i % len(available)]] for i in range(timing_hosts)]
         self.timing_host_count = timing_hosts
+        self.training_host_count = training_hosts
         self.web_count = web
         self.webs: list[WebProcess] = []
         self.hosts: list[TimingHost] = []
+        self.trainers: list[TrainingHost] = []
         self._database_made = False
         self._lock_stop = threading.Event()
         self._locked = False
@@ -324,7 +379,7 @@ class Cluster:
 
     @property
     def members(self) -> list[Member]:
-        return [*self.webs, *self.hosts]
+        return [*self.webs, *self.hosts, *self.trainers]
 
     # --- life cycle ------------------------------------------------------------------------------
 
@@ -344,6 +399,7 @@ class Cluster:
             self.hosts = [
                 TimingHost(self, i, self.core_sets[i]) for i in range(self.timing_host_count)
             ]
+            self.trainers = [TrainingHost(self, i) for i in range(self.training_host_count)]
             for member in self.members:
                 member.start()
             for member in self.members:
@@ -367,8 +423,8 @@ class Cluster:
         self._release_redis()
         atexit.unregister(self.stop)
 
-    def start_host(self, host: TimingHost, timeout: float = START_TIMEOUT_S) -> None:
-        """(Re)start a timing host and wait until it consumes."""
+    def start_host(self, host: TimingHost | TrainingHost, timeout: float = START_TIMEOUT_S) -> None:
+        """(Re)start a timing or training host and wait until it consumes."""
         host.start()
         wait_until(host.ready, timeout, f"{host.name} to start")
 
@@ -445,6 +501,25 @@ class Cluster:
             cursor = conn.execute(query, params)
             return cursor.fetchall() if cursor.description else []
 
+    def audit_scoring(self) -> None:
+        """From now on, every status change of a scoring job or part is written down."""
+        self.sql(SCORING_AUDIT)
+
+    def scoring_claims(self, job_id: int, since: float | None = None) -> dict:
+        """{"job": {status: count}, "parts": {part id: {status: count}}} of a job, from
+        the audit table (changes after the Unix time `since` only, when given)."""
+        query = (
+            "SELECT tbl, row_id, status, count(*) FROM cluster_audit WHERE job_id = %s"
+            " AND (%s::float8 IS NULL OR at > to_timestamp(%s::float8))"
+            " GROUP BY tbl, row_id, status"
+        )
+        job: dict[str, int] = {}
+        parts: dict[int, dict[str, int]] = {}
+        for tbl, row_id, status, count in self.sql(query, [job_id, since, since]):
+            target = job if tbl == "job" else parts.setdefault(row_id, {})
+            target[status] = count
+        return {"job": job, "parts": parts}
+
     def api_token(self, username: str = "cluster", password: str = "") -> str:
         """A user (made if missing) and its API token."""
         script = (
@@ -455,6 +530,26 @@ class Cluster:
             "print(Token.objects.get_or_create(user=user)[0].key)\n"
         )
         return self.manage("shell", "-c", script).strip().splitlines()[-1]
+
+    # --- messages ------------------------------------------------------------------------------
+
+    def send_task(self, name: str, args: list, queue: str) -> str:
+        """Put a task message on the cluster's broker, as a re-delivery or a stray copy would
+        arrive; returns its task id (task_outcome reads what became of it)."""
+        from celery import Celery
+
+        app = Celery("cluster-client", broker=self.broker_url(), set_as_current=False)
+        app.conf.update(task_serializer="json", accept_content=["json"])
+        return app.send_task(name, args=args, queue=queue).id
+
+    def task_outcome(self, task_id: str) -> str | None:
+        """The line of a worker host's log saying task `task_id` ended (Celery's "Task NAME[ID]
+        succeeded in …: RESULT" or "… raised …"), or None while none does."""
+        for member in [*self.hosts, *self.trainers]:
+            for line in member.all_output().splitlines():
+                if f"[{task_id}] succeeded in " in line or f"[{task_id}] raised " in line:
+                    return line
+        return None
 
     # --- Redis ---------------------------------------------------------------------------------
 
@@ -504,6 +599,7 @@ def main(argv: list[str] | None = None) -> int:
     up = commands.add_parser("up", help="start the cluster and run until Ctrl-C")
     up.add_argument("--timing-hosts", type=int, default=2)
     up.add_argument("--web", type=int, default=2)
+    up.add_argument("--training-hosts", type=int, default=0, help="workers on the gpu queue")
     up.add_argument("--folder", type=Path, help="logs and each host's folders (default: temp)")
     up.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432")
     up.add_argument("--redis", default="redis://127.0.0.1:6379")
@@ -519,6 +615,7 @@ def main(argv: list[str] | None = None) -> int:
     cluster = Cluster(
         args.timing_hosts,
         args.web,
+        training_hosts=args.training_hosts,
         folder=args.folder,
         postgres=args.postgres,
         redis=args.redis,
@@ -535,6 +632,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {web.name:10} {web.url}")
             for host in cluster.hosts:
                 print(f"  {host.name:10} {host.hostname} on cores {host.cores}")
+            for host in cluster.trainers:
+                print(f"  {host.name:10} {host.hostname} (queue gpu)")
             print(f"  user {args.user!r} (password {args.user!r}), API token {token}")
             print("Ctrl-C stops everything.")
             while all(member.alive() for member in cluster.members):

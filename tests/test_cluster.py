@@ -6,8 +6,9 @@ the broker cut for 10 s loses no job (one posted during the cut included) and sc
 twice.
 
 Every status change of a scoring job or part is written by a trigger to an audit table of
-the cluster's database, so "scored once" is counted, not inferred: a part is claimed (set
-`running` by a worker) and finished (`done`) once, a job finished once."""
+the cluster's database (Cluster.audit_scoring), so "scored once" is counted, not inferred:
+a part is claimed (set `running` by a worker) and finished (`done`) once, a job finished
+once."""
 
 from __future__ import annotations
 
@@ -37,30 +38,6 @@ RESCUE_DEADLINE_S = 120.0
 """The longest a job may take to complete after a fault (issue 20: "within a minute or two";
 a dead worker is noticed after 30 s of silence, docs/operations.md "Dead workers")."""
 
-AUDIT = """
-CREATE TABLE cluster_audit (
-    id bigserial PRIMARY KEY, tbl text, row_id bigint, job_id bigint, status text, worker text,
-    at timestamptz DEFAULT clock_timestamp()
-);
-CREATE FUNCTION cluster_audit() RETURNS trigger AS $$
-DECLARE
-    part boolean := TG_TABLE_NAME = 'workers_scoringpart';
-BEGIN
-    IF TG_OP = 'INSERT' OR NEW.status IS DISTINCT FROM OLD.status
-            OR NEW.worker IS DISTINCT FROM OLD.worker THEN
-        INSERT INTO cluster_audit (tbl, row_id, job_id, status, worker) VALUES (
-            CASE WHEN part THEN 'part' ELSE 'job' END, NEW.id,
-            CASE WHEN part THEN (to_jsonb(NEW) ->> 'job_id')::bigint ELSE NEW.id END,
-            NEW.status, NEW.worker);
-    END IF;
-    RETURN NEW;
-END $$ LANGUAGE plpgsql;
-CREATE TRIGGER cluster_audit AFTER INSERT OR UPDATE ON workers_scoringjob
-    FOR EACH ROW EXECUTE FUNCTION cluster_audit();
-CREATE TRIGGER cluster_audit AFTER INSERT OR UPDATE ON workers_scoringpart
-    FOR EACH ROW EXECUTE FUNCTION cluster_audit();
-"""
-
 
 @pytest.fixture(scope="module")
 def cluster(built_fixture, tmp_path_factory):
@@ -68,7 +45,7 @@ def cluster(built_fixture, tmp_path_factory):
     reward configurations loaded into the cluster's own database."""
     with Cluster(timing_hosts=2, web=2, folder=tmp_path_factory.mktemp("cluster")) as running:
         running.manage("loaddata", str(built_fixture))
-        running.sql(AUDIT)
+        running.audit_scoring()
         yield running
 
 
@@ -84,21 +61,6 @@ def scoring(cluster):
 
 def _body(groups) -> list[dict]:
     return [{"problem": "sum", "programs": programs} for programs in groups]
-
-
-def _claims(cluster, job_id: int) -> dict:
-    """{"job": {status: count}, "parts": {part id: {status: count}}} from the audit table."""
-    rows = cluster.sql(
-        "SELECT tbl, row_id, status, count(*) FROM cluster_audit WHERE job_id = %s "
-        "GROUP BY tbl, row_id, status",
-        [job_id],
-    )
-    job: dict[str, int] = {}
-    parts: dict[int, dict[str, int]] = {}
-    for tbl, row_id, status, count in rows:
-        target = job if tbl == "job" else parts.setdefault(row_id, {})
-        target[status] = count
-    return {"job": job, "parts": parts}
 
 
 def _outcomes(answer: dict) -> list[list[tuple[str, bool]]]:
@@ -126,10 +88,30 @@ def test_a_job_posted_to_the_api_is_spread_over_both_timing_hosts(cluster, fault
     assert _outcomes(answer) == [[(VERDICT[p], VERDICT[p] == "OK") for p in g] for g in GROUPS]
     scored_by = {g["worker"].split("#")[0] for g in answer["groups"]}
     assert scored_by == {host.hostname for host in cluster.hosts}  # both hosts scored parts
-    claims = _claims(cluster, job_id)
+    claims = cluster.scoring_claims(job_id)
     assert claims["job"]["done"] == 1 and claims["job"]["running"] == 1
     assert len(claims["parts"]) == len(GROUPS)
     assert all(p.get("running") == 1 and p.get("done") == 1 for p in claims["parts"].values())
+
+
+def test_a_scoring_job_delivered_again_after_it_finished_is_skipped_not_scored_again(
+    cluster, fault_free
+):
+    job_id, answer = fault_free
+    query = "SELECT status, result::text, finished_at FROM workers_scoringjob WHERE id = %s"
+    before = cluster.sql(query, [job_id])
+    since = time.time()
+    sent = [cluster.send_task("workers.score_rollouts", [job_id], "timing")]
+    for index in range(len(GROUPS)):
+        sent.append(cluster.send_task("workers.score_part", [job_id, index], "timing"))
+    ended = [
+        wait_until(lambda t=t: cluster.task_outcome(t), 60, f"the copy {t} to be taken")
+        for t in sent
+    ]
+    assert ended[0].endswith(": 'done'"), ended[0]  # the job's status, as it was
+    assert all(line.endswith(": 'ended'") for line in ended[1:]), ended
+    assert cluster.scoring_claims(job_id, since=since) == {"job": {}, "parts": {}}
+    assert cluster.sql(query, [job_id]) == before  # the row untouched: result and end time
 
 
 def test_a_host_killed_mid_job_leaves_the_job_to_the_other_which_completes_it_once(
@@ -158,7 +140,7 @@ def test_a_host_killed_mid_job_leaves_the_job_to_the_other_which_completes_it_on
         assert worker.startswith(survivor.hostname)  # the rescue ran it on the other host
         expected = [[(VERDICT[p], VERDICT[p] == "OK") for p in g] for g in groups]
         assert _outcomes(answer) == expected  # what a fault-free run gives (the test above)
-        claims = _claims(cluster, job_id)
+        claims = cluster.scoring_claims(job_id)
         assert claims["job"]["done"] == 1  # completed once
         assert claims["job"]["running"] == 2  # by the killed host, then by the survivor
         assert len(claims["parts"]) == len(groups)
@@ -196,7 +178,7 @@ def test_the_broker_cut_for_ten_seconds_loses_no_job_and_scores_none_twice(clust
         answer = scoring[job_id % 2].wait(job_id)
         assert answer["status"] == "done"
         assert _outcomes(answer) == [[(VERDICT[p], VERDICT[p] == "OK") for p in g] for g in groups]
-        claims = _claims(cluster, job_id)
+        claims = cluster.scoring_claims(job_id)
         assert claims["job"] == {"queued": 1, "running": 1, "done": 1}, claims
         assert len(claims["parts"]) == len(groups)
         for part in claims["parts"].values():

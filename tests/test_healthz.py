@@ -94,3 +94,45 @@ def test_an_error_text_quoting_the_broker_url_has_its_password_masked(signed_in,
     assert response.status_code == 503
     assert "broker-secret-9" not in response.content.decode()
     assert "amqp://codeopt:***@mq.internal:5672//" in error
+
+
+def test_the_queues_count_each_timing_host_s_scoring_groups_and_timing_jobs(signed_in, alice):
+    from datetime import timedelta
+
+    from workers.models import ScoringJob, ScoringPart, TimingJob
+
+    now = timezone.now()
+    ran = {"started_at": now - timedelta(seconds=3), "finished_at": now, "status": "done"}
+    job = ScoringJob.objects.create(request={"groups": []})
+    for index, worker in enumerate(["timing-a@c#101", "timing-a@c#102", "timing-b@c#7"]):
+        ScoringPart.objects.create(job=job, index=index, worker=worker, **ran)
+    ScoringPart.objects.create(job=job, index=3)  # queued
+    ScoringPart.objects.create(  # an hour and more ago: not counted
+        job=job,
+        index=4,
+        worker="timing-c@c#1",
+        started_at=now - timedelta(hours=2),
+        finished_at=now - timedelta(minutes=61),
+        status="done",
+    )
+    TimingJob.objects.create(owner=alice, worker="timing-b@c", result={"executions": 12}, **ran)
+
+    queues = signed_in.get("/healthz").json()["queues"]
+
+    assert queues["scoring_groups_waiting"] == 1
+    assert queues["timing_workers"] == [
+        {
+            "worker": "timing-a@c",
+            "jobs": 0,
+            "scoring_groups": 2,
+            "busy_s": 6.0,
+            "executions_per_s": None,
+        },
+        {
+            "worker": "timing-b@c",
+            "jobs": 1,
+            "scoring_groups": 1,
+            "busy_s": 6.0,
+            "executions_per_s": 4.0,
+        },
+    ]

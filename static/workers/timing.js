@@ -61,14 +61,17 @@
       layout("CV of repeated CPU times", "coefficient of variation (stdev / mean)", "tests", !cvs.length),
       { displaylogo: false });
     const workers = data.queues.timing_workers;
-    Plotly.react("chart-throughput", [{ type: "bar", x: workers.map((w) => w.worker), y: workers.map((w) => w.executions_per_s) }],
-      layout("Throughput per worker (last hour)", "worker", "executions / s", !workers.length), { displaylogo: false });
+    Plotly.react("chart-throughput", [{ type: "bar", x: workers.map((w) => w.worker), y: workers.map((w) => w.busy_s),
+      text: workers.map((w) => `${w.jobs} timing jobs, ${w.scoring_groups} scoring groups`
+        + (w.executions_per_s === null ? "" : `, ${w.executions_per_s} executions/s`)),
+      hovertemplate: "%{x}: %{y:.1f} s busy<br>%{text}<extra></extra>" }],
+      layout("Work per worker (last hour)", "worker", "seconds busy", !workers.length), { displaylogo: false });
     const started = jobs.filter((j) => j.queue_wait_s !== null);
     Plotly.react("chart-wait", [{ type: "scatter", mode: "markers", x: started.map((j) => new Date(j.created_at)), y: started.map((j) => j.queue_wait_s) }],
       layout("Queue wait per job", "queued at (UTC)", "seconds", !started.length), { displaylogo: false });
     const depth = data.queues.depth;
     document.getElementById("queues").textContent =
-      `Queue depth: ${Object.entries(depth).map(([q, n]) => `${q} ${n}`).join(", ")} · timing jobs waiting: ${data.queues.timing_jobs_waiting}`;
+      `Queue depth: ${Object.entries(depth).map(([q, n]) => `${q} ${n}`).join(", ")} · timing jobs waiting: ${data.queues.timing_jobs_waiting} · scoring groups waiting: ${data.queues.scoring_groups_waiting}`;
   }
 
   function calibration(data) {

@@ -37,8 +37,10 @@ QUEUES = ("default", "timing")
 
 
 def check_queues() -> dict:
-    """Messages waiting per queue, and each worker's timing throughput over the last hour."""
-    from workers.models import TimingJob
+    """Messages waiting per queue, the timing jobs and scoring groups waiting, and each
+    timing worker's work over the last hour: timing jobs (with their executions per busy
+    second) and scoring groups (ScoringPart: the API's and the trainers' scoring)."""
+    from workers.models import ScoringPart, TimingJob
 
     depth = {}
     url = settings.CELERY_BROKER_URL
@@ -50,20 +52,34 @@ def check_queues() -> dict:
             except Exception:  # a queue nobody declared yet holds nothing
                 depth[name] = 0
     since = timezone.now() - timedelta(hours=1)
-    per_worker: dict[str, list] = {}
+    per_worker: dict[str, dict] = {}
+
+    def entry(worker: str) -> dict:
+        host = worker.split("#", 1)[0]  # a scoring part names its scorer after "#"
+        blank = {"worker": host, "jobs": 0, "scoring_groups": 0, "busy_s": 0.0, "executions": 0}
+        return per_worker.setdefault(host, blank)
+
     for job in TimingJob.objects.filter(finished_at__gte=since, status=TimingJob.Status.DONE):
-        per_worker.setdefault(job.worker, []).append(job)
+        row = entry(job.worker)
+        row["jobs"] += 1
+        row["timing_busy_s"] = row.get("timing_busy_s", 0.0) + (job.duration_s or 0)
+        row["executions"] += (job.result or {}).get("executions", 0)
+    for part in ScoringPart.objects.filter(finished_at__gte=since, status="done"):
+        row = entry(part.worker)
+        row["scoring_groups"] += 1
+        row["busy_s"] += part.duration_s or 0
     throughput = []
-    for worker, jobs in sorted(per_worker.items()):
-        busy = sum(j.duration_s or 0 for j in jobs)
-        executions = sum((j.result or {}).get("executions", 0) for j in jobs)
-        rate = round(executions / busy, 2) if busy else None
-        throughput.append({"worker": worker, "jobs": len(jobs), "executions_per_s": rate})
-    waiting = TimingJob.objects.filter(status=TimingJob.Status.QUEUED).count()
+    for _, row in sorted(per_worker.items()):
+        timing_busy = row.pop("timing_busy_s", 0.0)
+        executions = row.pop("executions")
+        row["executions_per_s"] = round(executions / timing_busy, 2) if timing_busy else None
+        row["busy_s"] = round(row["busy_s"] + timing_busy, 1)
+        throughput.append(row)
     return {
         "ok": True,
         "depth": depth,
-        "timing_jobs_waiting": waiting,
+        "timing_jobs_waiting": TimingJob.objects.filter(status=TimingJob.Status.QUEUED).count(),
+        "scoring_groups_waiting": ScoringPart.objects.filter(status="queued").count(),
         "timing_workers": throughput,
     }
 
