@@ -224,6 +224,22 @@ def test_without_a_build_the_first_calibration_is_the_baseline():
     assert second.factor == pytest.approx(1.5) and "first calibration (a@one)" in second.baseline
 
 
+@pytest.mark.django_db
+def test_a_host_keeps_its_newest_calibrations_and_the_first_one_stays_the_baseline(monkeypatch):
+    monkeypatch.setattr(calibration, "CALIBRATIONS_KEPT", 5)
+    rows = [calibration.do_calibrate_host("a@one", {n: 0.1 for n in ANCHORS})]
+    other = calibration.do_calibrate_host("b@two", {n: 0.2 for n in ANCHORS})
+    rows += [
+        calibration.do_calibrate_host("a@one", {n: 0.1 + i / 100 for n in ANCHORS})
+        for i in range(1, 9)
+    ]
+    kept = set(HostCalibration.objects.filter(hostname="a@one").values_list("pk", flat=True))
+    assert kept == {rows[0].pk} | {row.pk for row in rows[-5:]}  # the first, the 5 newest
+    assert HostCalibration.objects.filter(pk=other.pk).exists()  # another host's untouched
+    assert calibration.baseline()[1] == "first calibration (a@one)"
+    assert calibration.host_rows()[0]["measured_at"] == rows[-1].measured_at.isoformat()
+
+
 def test_the_dataset_build_stores_the_anchors_as_the_baseline(built):
     from problems.models import DatasetBuild
 

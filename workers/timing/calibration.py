@@ -24,6 +24,9 @@ from workers.execution.anchors import host_factor, measure_anchors, unfit_reason
 from workers.models import HostCalibration
 
 log = logging.getLogger(__name__)
+CALIBRATIONS_KEPT = 50
+"""Rows kept per host, the newest (the Timing page shows the newest only); the first row
+ever recorded is kept too: it is the baseline while no dataset build has anchor costs."""
 CALIBRATED_QUEUE = "timing"
 """Workers consuming this queue calibrate (they score against stored references)."""
 
@@ -53,7 +56,16 @@ def do_calibrate_host(hostname: str, costs: dict[str, float] | None = None) -> H
         baseline=base[1][:200],
     )
     log.info("calibrated %s: factor %.3f, spread %.3f", hostname, fit.factor, fit.spread)
+    _prune(hostname)
     return row
+
+
+def _prune(hostname: str) -> None:
+    first = HostCalibration.objects.order_by("measured_at", "pk").values_list("pk", flat=True)
+    mine = HostCalibration.objects.filter(hostname=hostname).order_by("-measured_at", "-pk")
+    old = list(mine.values_list("pk", flat=True)[CALIBRATIONS_KEPT:])
+    if old:
+        HostCalibration.objects.filter(pk__in=old).exclude(pk=first.first()).delete()
 
 
 def stale_after_s() -> float:
