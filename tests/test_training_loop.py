@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 
 import pytest
 
@@ -127,6 +128,19 @@ def test_a_crashed_run_resumes_from_its_checkpoint_without_gaps(policy, problem,
     assert resumed_sink.logged == [2, 3]  # step 2 is sent again (it overwrites), 3 is new
     combined = {**crashing.metrics, **resumed_sink.metrics}
     assert sorted(combined) == [0, 1, 2, 3]
+    # the resumed step 2 is the batch policy 1 had sampled before the crash, kept with the
+    # checkpoint: its staleness (and so its series) is the uninterrupted run's, not a fresh
+    # batch of policy 2 (staleness/age_0 where the run had staleness/age_1)
+    kept = json.loads((tmp_path / "step-000002" / "pending.json").read_text())
+    assert [r.text for r in resumed_sink.rows[2]] == [s["text"] for s in kept[0][1]]
+    assert {r.policy_version for r in resumed_sink.rows[2]} == {1}
+    straight = MemorySink()
+    trainer(policy, problem, straight, tmp_path / "straight", config).run()
+    for step in (2, 3):
+        assert set(resumed_sink.metrics[step]) == set(straight.metrics[step]), step
+        staleness = {k: v for k, v in straight.metrics[step].items() if k.startswith("stale")}
+        assert staleness == {k: resumed_sink.metrics[step][k] for k in staleness}
+    assert straight.metrics[2]["staleness/age_1"] == 1.0
 
 
 def test_a_stop_request_ends_the_run_after_the_step_with_a_checkpoint(policy, problem, tmp_path):

@@ -13,12 +13,18 @@ One step, with scoring overlapping generation (depth 1):
 
 Every step seeds its own problem choice and sampling from (seed, step), so a run resumed
 from a checkpoint regenerates the same steps it had lost: their metrics are re-sent and
-overwrite (ingest is idempotent on run, step, key), none is missing or doubled.
+overwrite (ingest is idempotent on run, step, key), none is missing or doubled. A checkpoint
+written at version k also keeps the batch of step k, which the previous policy (k-1) had
+already sampled (`pending.json`): the resumed run scores that batch instead of sampling a
+fresh one from policy k, so its first step has the staleness, samples and series of the
+run that was not interrupted.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import json
 import math
 import random
 import shutil
@@ -42,6 +48,8 @@ from workers.training.staleness import filter_stale
 from workers.training.update import grpo_update
 
 CHECKPOINTS_KEPT = 2
+PENDING = "pending.json"
+"""In a checkpoint: the batch of its next step, sampled before it was written."""
 STARTING_POINT = "step-000000"  # the policy before its first update (after any warm start)
 
 
@@ -135,11 +143,14 @@ class Trainer:
         )
         self.version = 0  # policy version = optimizer steps taken
         self.out_of_time = False  # stopped by config.max_minutes
+        self.resumed_batch: Batch | None = None  # the checkpoint's batch for its next step
 
     # -- checkpoints ---------------------------------------------------------------------
-    def save_checkpoint(self) -> Path:
-        """model, optimizer and version under checkpoint_dir/step-<version> (written to a
-        temporary name first, so a crash mid-write leaves the previous one intact)."""
+    def save_checkpoint(self, pending: Batch | None = None) -> Path:
+        """model, optimizer and version under checkpoint_dir/step-<version>, with `pending`,
+        the batch of the next step already sampled (module docstring), when there is one
+        (written to a temporary name first, so a crash mid-write leaves the previous one
+        intact)."""
         final = self.checkpoint_dir / f"step-{self.version:06d}"
         partial = final.with_name(final.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
@@ -153,6 +164,9 @@ class Trainer:
             partial / "state.pt",
         )
         self.tokenizer.save_pretrained(partial / "tokenizer")
+        if pending is not None:
+            saved = [[p.slug, [dataclasses.asdict(s) for s in samples]] for p, samples in pending]
+            (partial / PENDING).write_text(json.dumps(saved))
         shutil.rmtree(final, ignore_errors=True)
         partial.rename(final)
         for old in sorted(self.checkpoint_dir.glob("step-[0-9]*[0-9]"))[:-CHECKPOINTS_KEPT]:
@@ -180,7 +194,8 @@ class Trainer:
         return reference
 
     def resume(self) -> bool:
-        """Load the newest checkpoint, if any; True when one was loaded."""
+        """Load the newest checkpoint, if any, with the batch it kept for its next step;
+        True when one was loaded."""
         latest = self.latest_checkpoint()
         if latest is None:
             return False
@@ -189,6 +204,15 @@ class Trainer:
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.version = int(state["version"])
+        self.resumed_batch = None
+        if (latest / PENDING).exists():
+            by_slug = {p.slug: p for p in self.problems}
+            saved = json.loads((latest / PENDING).read_text())
+            if all(slug in by_slug for slug, _ in saved):  # else: the problems changed
+                self.resumed_batch = [
+                    (by_slug[slug], [Sample(**fields) for fields in samples])
+                    for slug, samples in saved
+                ]
         return True
 
     # -- one step's pieces ---------------------------------------------------------------
@@ -225,7 +249,8 @@ class Trainer:
             self.ref_model = self.starting_policy()
         deadline = time.monotonic() + 60 * config.max_minutes if config.max_minutes else None
         mark = time.monotonic()
-        batch = self.generate(self.version)
+        batch = self.resumed_batch or self.generate(self.version)
+        self.resumed_batch = None
         generated_s = time.monotonic() - mark  # the first batch's generation, before the loop
         # time that belongs to a step but is spent outside its iteration: the first batch's
         # generation, and each step's reporting and checkpoint (counted in the next step)
@@ -264,14 +289,14 @@ class Trainer:
             self.sink.log(step, metrics)
             self.sink.samples(step, rows)
             if self.version % config.checkpoint_every == 0 or self.version == config.steps:
-                self.save_checkpoint()
+                self.save_checkpoint(following)
             reporting_s = time.monotonic() - mark
             if on_step is not None:
                 on_step(step)
             self.out_of_time = deadline is not None and time.monotonic() > deadline
             if self.version < config.steps and (self.out_of_time or self.sink.should_stop()):
                 if self.version % config.checkpoint_every:
-                    self.save_checkpoint()
+                    self.save_checkpoint(following)
                 break
             batch, pending, carried_s = following, following_future, reporting_s
         return self.version
