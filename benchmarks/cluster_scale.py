@@ -69,16 +69,15 @@ def busy_share(intervals: list[tuple[float, float]], start: float, end: float) -
 
 
 def scoring(hosts: int, programs: int, group_size: int) -> dict:
-    from django.db import connections
-
-    from runs.client import ScoringClient
-    from workers.models import ScoringJob
-
     cores = sorted(os.sched_getaffinity(0))
     core_sets = [[cores[i % len(cores)]] for i in range(hosts)]
     with Cluster(timing_hosts=hosts, web=1, cores=core_sets) as cluster:
         token, problems = setup(cluster)
+        from django.db import connections
         from scoring_service import batch
+
+        from runs.client import ScoringClient
+        from workers.models import ScoringJob
 
         client = ScoringClient(cluster.web_urls[0], token, timeout=1800, poll_wait=10)
         warm = [(SLUG, [min(problems[SLUG].accepted_python.values(), key=len)])] * hosts
@@ -120,13 +119,13 @@ def scoring(hosts: int, programs: int, group_size: int) -> dict:
 def ingest(seconds: float) -> list[dict]:
     from ingest_throughput import run_clients
 
-    from runs import services
-    from runs.models import Team
-
     results = []
     with Cluster(timing_hosts=1, web=2) as cluster:
         token, _ = setup(cluster)
         from django.contrib.auth.models import User
+
+        from runs import services
+        from runs.models import Team
 
         user = User.objects.get(username="bench")
         team = Team.objects.get(name="bench")

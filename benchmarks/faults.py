@@ -307,76 +307,30 @@ def case_web_killed_twice(bench: Bench, points: int) -> dict:
     return counts
 
 
-def train(bench: Bench, name: str) -> int:
-    config = bench.cluster.folder / "train.toml"
-    config.write_text(TRAIN_TOML)
-    said = bench.cluster.manage("train", str(config), "--user", "bench", "--name", name, "--queue")
-    return int(said.split()[1])  # "run N (name) queued"
-
-
-def run_state(bench: Bench, run_id: int) -> tuple[str, int]:
-    ((status, version),) = bench.cluster.sql(
-        "SELECT r.status, t.version FROM runs_run r JOIN workers_trainingrun t ON t.run_id = r.id"
-        " WHERE r.id = %s",
-        [run_id],
-    )
-    return status, version
-
-
-def finished(bench: Bench, run_id: int) -> str:
-    def ended() -> str | None:
-        status = run_state(bench, run_id)[0]
-        return status if status in ("finished", "failed", "stopped") else None
-
-    return wait_until(ended, 900, f"run {run_id} to end", interval=1.0)
-
-
-def series_steps(bench: Bench, run_id: int) -> dict[str, list[int]]:
-    rows = bench.cluster.sql(
-        "SELECT s.key, p.step FROM runs_metricpoint p JOIN runs_metricseries s"
-        " ON s.id = p.series_id WHERE s.run_id = %s ORDER BY s.key, p.step",
-        [run_id],
-    )
-    steps: dict[str, list[int]] = {}
-    for key, step in rows:
-        steps.setdefault(key, []).append(step)
-    return steps
-
-
-def rollouts(bench: Bench, run_id: int) -> tuple[int, int]:
-    ((total, distinct),) = bench.cluster.sql(
-        'SELECT count(*), count(DISTINCT (step, "group", index)) FROM workers_rolloutsample r'
-        " JOIN workers_trainingrun t ON t.id = r.training_id WHERE t.run_id = %s",
-        [run_id],
-    )
-    return total, distinct
-
-
 def case_training_worker_killed(bench: Bench) -> dict:
     cluster = bench.cluster
     host = cluster.trainers[0]
-    reference = train(bench, "fault-free")
-    assert finished(bench, reference) == "finished", host.all_output()[-3000:]
-    run_id = train(bench, "killed")
-    wait_until(lambda: run_state(bench, run_id)[1] >= 4, 900, "a checkpoint and a step past it")
-    version_at_kill = run_state(bench, run_id)[1]
+    reference = cluster.train(TRAIN_TOML, "bench", "fault-free")
+    assert cluster.run_ended(reference) == "finished", host.all_output()[-3000:]
+    run_id = cluster.train(TRAIN_TOML, "bench", "killed")
+    wait_until(lambda: cluster.run_state(run_id)[1] >= 4, 900, "a checkpoint and a step past it")
+    version_at_kill = cluster.run_state(run_id)[1]
     host.kill(signal.SIGKILL)
     killed_at, killed_wall = time.monotonic(), time.time()
-    folders = (cluster.folder / "manage" / "checkpoints").glob(f"run-{run_id}-*")
-    checkpoints = sorted(
-        int(p.name.split("-")[1]) for f in folders for p in f.glob("step-[0-9]*[0-9]")
-    )
+    checkpoints = cluster.checkpoint_versions(run_id)
     cluster.start_host(host)
-    wait_until(lambda: run_state(bench, run_id)[1] > version_at_kill, 600, "the run to train again")
+    wait_until(
+        lambda: cluster.run_state(run_id)[1] > version_at_kill, 600, "the run to train again"
+    )
     resumed_s = time.monotonic() - killed_at
-    status = finished(bench, run_id)
+    status = cluster.run_ended(run_id)
     resumed_at = checkpoints[-1] if checkpoints else 0
     ((stale,),) = cluster.sql(
         "SELECT count(*) FROM runs_metricpoint p JOIN runs_metricseries s ON s.id = p.series_id"
         " WHERE s.run_id = %s AND p.step >= %s AND p.recorded_at < to_timestamp(%s)",
         [run_id, resumed_at, killed_wall],
     )
-    want, got = series_steps(bench, reference), series_steps(bench, run_id)
+    want, got = cluster.series_steps(reference), cluster.series_steps(run_id)
     differing = {
         key: {
             "missing": sorted(set(want.get(key, [])) - set(got.get(key, []))),
@@ -385,22 +339,22 @@ def case_training_worker_killed(bench: Bench) -> dict:
         for key in sorted(set(want) | set(got))
         if set(want.get(key, [])) != set(got.get(key, []))
     }
-    missing = sum(len(d["missing"]) for d in differing.values())
-    extra = sum(len(d["extra"]) for d in differing.values())
-    total, distinct = rollouts(bench, run_id)
+    total, distinct = cluster.rollout_counts(run_id)
     return {
         "status": status,
         "killed at step": version_at_kill,
         "resumed from checkpoint": resumed_at,
         "seconds from the kill to training again": round(resumed_s, 1),
         "metric series": len(got),
-        "steps missing (against the fault-free run)": missing,
-        "steps extra": extra,
+        "steps missing (against the fault-free run)": sum(
+            len(d["missing"]) for d in differing.values()
+        ),
+        "steps extra": sum(len(d["extra"]) for d in differing.values()),
         "series whose steps differ": differing or "none",
         "points left from the killed attempt past the checkpoint": stale,
         "rollouts stored": total,
         "rollouts stored twice": total - distinct,
-        "rollouts of the fault-free run": rollouts(bench, reference)[0],
+        "rollouts of the fault-free run": cluster.rollout_counts(reference)[0],
     }
 
 

@@ -63,17 +63,22 @@ it once the broker answers again (workers/process/rescue.send_unsent)."""
 def send(task_name: str, args: list, queue: str | None) -> None:
     """The one place a job reaches the broker (tests capture it: `enqueued`, tests/conftest).
 
-    When the broker cannot be reached, a job whose task names its row (`job_model`) stays
-    queued, marked UNSENT with the reason, and is sent later: the request that made it
-    succeeds, and the job is neither lost nor made twice by a client's retry. Any other
-    task's failure is raised."""
+    When the broker does not take the message, a job whose task names its row
+    (`job_model`) stays queued, marked UNSENT with the reason, and is sent later: the request
+    that made it succeeds, and the job is neither lost nor made twice by a client's retry.
+    Any other task's failure is raised. Besides the broker's own errors, a publish on a
+    connection the broker just dropped can fail inside kombu (an AttributeError on its pool,
+    seen after a 10 s cut): that too is "not sent", and the pool is reset for the next send."""
     if settings.CELERY_TASK_ALWAYS_EAGER:  # send_task ignores eager mode
         app.tasks[task_name].apply(args=args)
         return
     options = {"queue": queue} if queue else {}
     try:
         app.send_task(task_name, args=args, **options)
-    except (KombuOperationalError, OSError) as exc:
+    except Exception as exc:
+        if not isinstance(exc, KombuOperationalError | OSError):
+            log.warning("%s: publishing failed inside kombu (%r): pools reset", task_name, exc)
+            _reset_broker_pools()
         app.loader.import_default_modules()  # the apps' tasks.py: a web process has none yet
         label = getattr(app.tasks.get(task_name), "job_model", "")
         if not label or len(args) != 1:
@@ -85,6 +90,20 @@ def send(task_name: str, args: list, queue: str | None) -> None:
         django_apps.get_model(label).objects.filter(pk=args[0], status=JobStatus.QUEUED).update(
             stage=why[:200], delivery_queue=queue or ""
         )
+
+
+def _reset_broker_pools() -> None:
+    """Drop this process's broker connections and producers (as Celery does after a fork):
+    the next send makes new ones instead of reusing a connection kombu left half-closed."""
+    from kombu import pools
+
+    try:
+        app.pool.force_close_all()
+    except Exception:  # a pool that cannot even close is dropped with the rest
+        pass
+    pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None
 
 
 HAND_BACK_DELAY_S = 5.0

@@ -520,13 +520,72 @@ class Cluster:
             target[status] = count
         return {"job": job, "parts": parts}
 
-    def api_token(self, username: str = "cluster", password: str = "") -> str:
-        """A user (made if missing) and its API token."""
+    # --- training runs -------------------------------------------------------------------------
+
+    def train(self, config_toml: str, user: str, name: str) -> int:
+        """Queue a training run of `config_toml` (workers/training/config.py) for `user`
+        (who must be in one team) on the `gpu` queue; returns the run's id."""
+        path = self.folder / f"train-{name}.toml"
+        path.write_text(config_toml)
+        said = self.manage("train", str(path), "--user", user, "--name", name, "--queue")
+        return int(said.split()[1])  # "run N (name) queued"
+
+    def run_state(self, run_id: int) -> tuple[str, int]:
+        """(the run's status, its training version: optimizer steps done)."""
+        ((status, version),) = self.sql(
+            "SELECT r.status, t.version FROM runs_run r JOIN workers_trainingrun t"
+            " ON t.run_id = r.id WHERE r.id = %s",
+            [run_id],
+        )
+        return status, version
+
+    def run_ended(self, run_id: int, timeout: float = 900) -> str:
+        """Wait for the run to finish, fail or stop; its status."""
+
+        def ended() -> str | None:
+            status = self.run_state(run_id)[0]
+            return status if status in ("finished", "failed", "stopped") else None
+
+        return wait_until(ended, timeout, f"run {run_id} to end", interval=1.0)
+
+    def series_steps(self, run_id: int) -> dict[str, list[int]]:
+        """{metric key: its stored steps, ascending} of a run."""
+        rows = self.sql(
+            "SELECT s.key, p.step FROM runs_metricpoint p JOIN runs_metricseries s"
+            " ON s.id = p.series_id WHERE s.run_id = %s ORDER BY s.key, p.step",
+            [run_id],
+        )
+        steps: dict[str, list[int]] = {}
+        for key, step in rows:
+            steps.setdefault(key, []).append(step)
+        return steps
+
+    def rollout_counts(self, run_id: int) -> tuple[int, int]:
+        """(rollout samples stored, distinct (step, group, index) among them) of a run."""
+        ((total, distinct),) = self.sql(
+            'SELECT count(*), count(DISTINCT (step, "group", index)) FROM'
+            " workers_rolloutsample r JOIN workers_trainingrun t ON t.id = r.training_id"
+            " WHERE t.run_id = %s",
+            [run_id],
+        )
+        return total, distinct
+
+    def checkpoint_versions(self, run_id: int) -> list[int]:
+        """The checkpoints of a run started through `train` (under manage/), ascending."""
+        folders = (self.folder / "manage" / "checkpoints").glob(f"run-{run_id}-*")
+        return sorted(
+            int(p.name.split("-")[1]) for f in folders for p in f.glob("step-[0-9]*[0-9]")
+        )
+
+    def api_token(self, username: str = "cluster", password: str = "", team: str = "") -> str:
+        """A user (made if missing, in `team` when given) and its API token."""
         script = (
             "from django.contrib.auth import get_user_model\n"
             "from rest_framework.authtoken.models import Token\n"
+            "from runs.models import Team\n"
             f"user, _ = get_user_model().objects.get_or_create(username={username!r})\n"
             f"user.set_password({password or username!r}); user.save()\n"
+            f"if {team!r}: Team.objects.get_or_create(name={team!r})[0].members.add(user)\n"
             "print(Token.objects.get_or_create(user=user)[0].key)\n"
         )
         return self.manage("shell", "-c", script).strip().splitlines()[-1]
@@ -537,10 +596,14 @@ class Cluster:
         """Put a task message on the cluster's broker, as a re-delivery or a stray copy would
         arrive; returns its task id (task_outcome reads what became of it)."""
         from celery import Celery
+        from kombu import Connection
 
-        app = Celery("cluster-client", broker=self.broker_url(), set_as_current=False)
+        app = Celery("cluster-client", set_as_current=False)
         app.conf.update(task_serializer="json", accept_content=["json"])
-        return app.send_task(name, args=args, queue=queue).id
+        # a connection of its own: Celery prefers $CELERY_BROKER_URL (the caller's broker)
+        # to the broker an app is given
+        with Connection(self.broker_url()) as connection:
+            return app.send_task(name, args=args, queue=queue, connection=connection).id
 
     def task_outcome(self, task_id: str) -> str | None:
         """The line of a worker host's log saying task `task_id` ended (Celery's "Task NAME[ID]

@@ -34,6 +34,20 @@ pytestmark = [
 WRONG = FAST.replace("sum(nums)", "sum(nums) + 1")
 VERDICT = {FAST: "OK", SLOW: "OK", WRONG: "WRONG_ANSWER", None: "FORMAT"}
 GROUPS = [[FAST, WRONG], [WRONG, FAST, None], [SLOW], [None, FAST], [WRONG], [FAST]]
+TRAIN = """
+model = "tiny"
+reward_config = "binary-top50"
+split = "all"
+max_problems = 1
+group_size = 2
+prompts_per_step = 1
+steps = 8
+max_new_tokens = 48
+warm_start_steps = 20
+checkpoint_every = 3
+seed = 7
+scoring = "timing_queue"
+"""
 RESCUE_DEADLINE_S = 120.0
 """The longest a job may take to complete after a fault (issue 20: "within a minute or two";
 a dead worker is noticed after 30 s of silence, docs/operations.md "Dead workers")."""
@@ -41,9 +55,10 @@ a dead worker is noticed after 30 s of silence, docs/operations.md "Dead workers
 
 @pytest.fixture(scope="module")
 def cluster(built_fixture, tmp_path_factory):
-    """Two web processes and two timing hosts, the built "sum" problem and the built-in
-    reward configurations loaded into the cluster's own database."""
-    with Cluster(timing_hosts=2, web=2, folder=tmp_path_factory.mktemp("cluster")) as running:
+    """Two web processes, two timing hosts and a training host, the built "sum" problem and
+    the built-in reward configurations loaded into the cluster's own database."""
+    folder = tmp_path_factory.mktemp("cluster")
+    with Cluster(timing_hosts=2, web=2, training_hosts=1, folder=folder) as running:
         running.manage("loaddata", str(built_fixture))
         running.audit_scoring()
         yield running
@@ -185,3 +200,35 @@ def test_the_broker_cut_for_ten_seconds_loses_no_job_and_scores_none_twice(clust
             assert part.get("running") == 1 and part.get("done") == 1, claims
     for host in cluster.hosts:
         assert host.alive(), host.output()[-3000:]
+
+
+def test_a_training_worker_killed_mid_run_resumes_with_the_series_of_a_run_never_killed(cluster):
+    """The run resumes from its checkpoint on the restarted host within RESCUE_DEADLINE_S,
+    and ends with the same steps in every metric series as the same run without the fault
+    (steps are seeded by (seed, step); the checkpoint keeps the next step's batch), no point
+    of the killed attempt past the checkpoint and no rollout stored twice."""
+    cluster.api_token("carol", team="green")
+    host = cluster.trainers[0]
+    reference = cluster.train(TRAIN, "carol", "never-killed")
+    killed = cluster.train(TRAIN, "carol", "killed")  # waits behind it: one training host
+    assert cluster.run_ended(reference) == "finished", host.all_output()[-3000:]
+    wait_until(lambda: cluster.run_state(killed)[1] >= 4, 300, "a checkpoint and a step past it")
+    version = cluster.run_state(killed)[1]
+    host.kill(signal.SIGKILL)
+    killed_at, killed_wall = time.monotonic(), time.time()
+    checkpoint = cluster.checkpoint_versions(killed)[-1]
+    assert 3 <= checkpoint <= version
+    cluster.start_host(host)
+    wait_until(lambda: cluster.run_state(killed)[1] > version, RESCUE_DEADLINE_S, "a resume")
+    assert time.monotonic() - killed_at < RESCUE_DEADLINE_S
+    assert cluster.run_ended(killed) == "finished", host.all_output()[-3000:]
+
+    assert cluster.series_steps(killed) == cluster.series_steps(reference)
+    ((stale,),) = cluster.sql(
+        "SELECT count(*) FROM runs_metricpoint p JOIN runs_metricseries s ON s.id = p.series_id"
+        " WHERE s.run_id = %s AND p.step >= %s AND p.recorded_at < to_timestamp(%s)",
+        [killed, checkpoint, killed_wall],
+    )
+    assert stale == 0
+    total, distinct = cluster.rollout_counts(killed)
+    assert total == distinct == cluster.rollout_counts(reference)[0] == 8 * 2

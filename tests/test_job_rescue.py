@@ -330,3 +330,37 @@ def test_a_job_made_while_the_broker_is_unreachable_is_kept_and_sent_when_it_ans
     with django_capture_on_commit_callbacks(execute=True):  # the client's retry: the same job
         again = alice_api.post("/api/scoring/", body, format="json")
     assert again.json()["id"] == job.pk and ScoringJob.objects.count() == 1 and len(sent) == 1
+
+
+@pytest.mark.django_db
+def test_a_resend_that_fails_inside_kombu_leaves_the_job_marked_not_lost(monkeypatch, settings):
+    """Seen in the cluster's broker cut: the sweep took a job's "not sent" mark, and the
+    publish then failed inside kombu (AttributeError on a pool whose connection the cut had
+    closed), which jobs.send did not count as a broker failure: the job stayed queued under
+    "sent once the broker answered again", with no message anywhere, for ever."""
+    from workers.models import ScoringJob
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    sent: list[tuple[str, list]] = []
+    broken = {"now": True}
+    resets: list[bool] = []
+
+    def send_task(name, args=None, **options):
+        if broken["now"]:
+            raise AttributeError("'NoneType' object has no attribute 'client'")
+        sent.append((name, list(args)))
+
+    monkeypatch.setattr(jobs.app, "send_task", send_task)
+    monkeypatch.setattr(jobs, "_reset_broker_pools", lambda: resets.append(True))
+    job = ScoringJob.objects.create(request={"groups": []}, stage=f"{jobs.UNSENT}: cut")
+
+    assert len(rescue.send_unsent(app)) == 1
+    job.refresh_from_db()
+    assert job.stage.startswith("not sent: the broker is unreachable (AttributeError")
+    assert resets == [True] and sent == []
+    broken["now"] = False
+    assert len(rescue.send_unsent(app)) == 1
+    assert sent == [("workers.score_rollouts", [job.pk])]
+    with pytest.raises(AttributeError):  # a task without a job row to keep it: raised
+        broken["now"] = True
+        jobs.send("workers.ping", [], None)
