@@ -74,6 +74,31 @@ def make_owner():
     return user, team, Token.objects.create(user=user).key
 
 
+def on_cluster(cluster, slugs: list[str]) -> tuple[str, dict]:
+    """Django in this process on a scripts/cluster.py cluster's database and broker (direct,
+    no proxy), the built-in reward configurations and the pack problems `slugs` stored
+    there: (the token of a user "bench" in team "bench", {slug: BuiltProblem})."""
+    os.environ.update(
+        DATABASE_URL=cluster.database_url(),
+        CELERY_BROKER_URL=cluster.broker_url(),
+        REDIS_URL=cluster.channel_url,
+        REDIS_CHANNEL_PREFIX=cluster.tag,
+        SECRET_KEY="benchmark-only",
+        CODEOPT_VAR_DIR=str(cluster.folder / "bench"),
+        DJANGO_SETTINGS_MODULE="codeopt_site.settings",
+    )
+    import django
+
+    django.setup()
+    from scoring_service import store_problems
+
+    from rewards.services import do_load_configs
+
+    do_load_configs()
+    token = make_owner()[2]
+    return token, store_problems(slugs)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

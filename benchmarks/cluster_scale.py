@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from _harness import report
+from _harness import on_cluster, report
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -31,30 +31,6 @@ from scripts.cluster import Cluster  # noqa: E402
 
 SLUG = "big-sum"
 REWARD = "binary-top50"
-
-
-def setup(cluster: Cluster) -> tuple[str, dict]:
-    """Django in this process on the cluster's database, the problem stored: (a user's
-    token, {slug: BuiltProblem})."""
-    os.environ.update(
-        DATABASE_URL=cluster.database_url(),
-        CELERY_BROKER_URL=cluster.broker_url(),
-        REDIS_URL=cluster.channel_url,
-        SECRET_KEY="benchmark-only",
-        CODEOPT_VAR_DIR=str(cluster.folder / "bench"),
-        DJANGO_SETTINGS_MODULE="codeopt_site.settings",
-    )
-    import django
-
-    django.setup()
-    from _harness import make_owner
-    from scoring_service import store_problems
-
-    from rewards.services import do_load_configs
-
-    do_load_configs()
-    problems = store_problems([SLUG])
-    return make_owner()[2], problems
 
 
 def busy_share(intervals: list[tuple[float, float]], start: float, end: float) -> float:
@@ -72,7 +48,7 @@ def scoring(hosts: int, programs: int, group_size: int) -> dict:
     cores = sorted(os.sched_getaffinity(0))
     core_sets = [[cores[i % len(cores)]] for i in range(hosts)]
     with Cluster(timing_hosts=hosts, web=1, cores=core_sets) as cluster:
-        token, problems = setup(cluster)
+        token, problems = on_cluster(cluster, [SLUG])
         from django.db import connections
         from scoring_service import batch
 
@@ -121,7 +97,7 @@ def ingest(seconds: float) -> list[dict]:
 
     results = []
     with Cluster(timing_hosts=1, web=2) as cluster:
-        token, _ = setup(cluster)
+        token, _ = on_cluster(cluster, [SLUG])
         from django.contrib.auth.models import User
 
         from runs import services

@@ -28,7 +28,6 @@ tests/test_ingest_faults.py):
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import tempfile
@@ -36,7 +35,7 @@ import threading
 import time
 from pathlib import Path
 
-from _harness import report
+from _harness import on_cluster, report
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -79,27 +78,10 @@ class Bench:
 
     def __init__(self, cluster: Cluster):
         self.cluster = cluster
-        os.environ.update(
-            DATABASE_URL=cluster.database_url(),
-            CELERY_BROKER_URL=cluster.broker_url(),
-            REDIS_URL=cluster.channel_url,
-            REDIS_CHANNEL_PREFIX=cluster.tag,
-            SECRET_KEY="benchmark-only",
-            CODEOPT_VAR_DIR=str(cluster.folder / "bench"),
-            DJANGO_SETTINGS_MODULE="codeopt_site.settings",
-        )
-        import django
-
-        django.setup()
-        from _harness import make_owner
-        from scoring_service import store_problems
-
-        from rewards.services import do_load_configs
+        self.token, problems = on_cluster(cluster, [SLUG])
         from runs.client import ScoringClient
 
-        do_load_configs()
-        _, _, self.token = make_owner()
-        accepted = store_problems([SLUG])[SLUG].accepted_python
+        accepted = problems[SLUG].accepted_python
         self.fast = min(accepted.values(), key=len)
         self.slow = max(accepted.values(), key=len)
         self.scoring = [
