@@ -188,10 +188,19 @@ def test_references_of_the_same_speed_are_not_time_discriminative(tmp_path):
         "off",
     }
     every_language = dataclasses.replace(config, ranking_language="")
-    mixed = build_problem(
-        sum_problem(tmp_path / "mixed", accepted=same, cpp={"c": SUM_CPP}), every_language
-    )
-    assert mixed.discrimination > 2  # C++ next to Python: a ratio that says nothing
+    # the size search and the timed runs are CPU measurements: on a loaded host (a CI pass
+    # once) a build can stop before the ratio is computed; up to 3 builds, each one named
+    tried = []
+    for attempt in range(3):
+        mixed = build_problem(
+            sum_problem(tmp_path / f"mixed-{attempt}", accepted=same, cpp={"c": SUM_CPP}),
+            every_language,
+        )
+        tried.append((mixed.stage_reached, mixed.reason))
+        if mixed.discrimination is not None:
+            break
+    assert mixed.discrimination is not None, tried
+    assert mixed.discrimination > 2, tried  # C++ next to Python: a ratio that says nothing
 
 
 def test_a_problem_without_generators_stops_before_optimization_tests(tmp_path):
