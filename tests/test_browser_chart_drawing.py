@@ -50,6 +50,12 @@ def test_a_run_page_draws_short_series_fractions_and_group_kinds_and_keeps_zoom_
     # a fraction is on 0…1 (one value 0 autoscales to −1…1), labelled with its unit
     assert page.evaluate(f"{chart('eval/p100')}._fullLayout.yaxis.range") == [0, 1]
     assert "p100 (fraction of samples)" in page.locator('.chart[data-key="eval/p100"]').inner_text()
+    # steps are whole numbers: a short series is ticked 0, 1, 2, ... (Plotly's own 0.5s not)
+    for key in ("rewards/mean", "timing/scoring_latency_s"):  # steps 0-4, and 0-1
+        ticks = page.evaluate(
+            f"[...{chart(key)}.querySelectorAll('.xtick text')].map((t) => t.textContent)"
+        )
+        assert ticks and all(t.lstrip("−-").isdigit() for t in ticks), (key, ticks)
     latency = page.locator('.chart[data-key="timing/scoring_latency_s"]').inner_text()
     assert "scoring_latency_s (seconds)" in latency and "percentile" not in latency
 

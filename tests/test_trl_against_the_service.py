@@ -44,7 +44,7 @@ def test_trl_trains_two_steps_with_rewards_from_the_sandbox(
     run = Run.objects.get(pk=run_id)
     assert run.status == "finished" and run.reward_config.name == "binary-top50"
     jobs = ScoringJob.objects.filter(training__run=run).order_by("step")
-    assert [(j.step, j.status) for j in jobs] == [(0, "done"), (1, "done")]
+    assert [(j.step, j.status) for j in jobs] == [(1, "done"), (2, "done")]
     assert RolloutSample.objects.filter(training__run=run).count() == 4
     from runs.services import read_metrics
 
@@ -52,8 +52,11 @@ def test_trl_trains_two_steps_with_rewards_from_the_sandbox(
         series = read_metrics(run, [key], 100).get(key)
         return series and series["steps"]
 
-    assert steps("groups/all_negative") == [0, 1]  # written by the service, not by TRL
-    assert steps("trl/loss") == [1, 2]  # TRL's own log, through the callback
+    # groups/* written by the service, trl/* by TRL through the callback: the same steps
+    assert steps("groups/all_negative") == [1, 2]
+    assert steps("trl/loss") == [1, 2]
+    stale = read_metrics(run, ["staleness/policy_steps"], 100)["staleness/policy_steps"]
+    assert stale["steps"] == [1, 2] and stale["values"] == [0, 0]  # generated on-policy
     assert steps("trl/rewards/codeopt/mean")
 
 

@@ -30,8 +30,9 @@ class CodeoptReward:
     1. completions are grouped by (problem, prompt), in the order TRL generated them (its
        sampler repeats each prompt num_generations times);
     2. one scoring job for the whole batch, sent as completions (the server extracts the
-       program as our trainer does), with `run` and the trainer's step when a run is given,
-       so the server writes the step's samples and groups/* series to the run;
+       program as our trainer does), with `run` and the step TRL will log this update at
+       (global_step + 1) when a run is given, so the server writes the step's samples and
+       groups/* series to the run at the step of TRL's own loss;
     3. the rewards go back in TRL's order."""
 
     def __init__(
@@ -60,7 +61,10 @@ class CodeoptReward:
             {"problem": problem, "completions": [_text(completions[i]) for i in indexes]}
             for (problem, _), indexes in groups.items()
         ]
-        step = trainer_state.global_step if trainer_state is not None else None
+        # TRL scores a batch before the update it trains and logs that update at
+        # global_step + 1: the same step here, so groups/* and trl/* line up on the charts;
+        # the policy that generated the batch is the one entering that step (staleness 0).
+        step = trainer_state.global_step + 1 if trainer_state is not None else None
         fields = {"run": self.run, "step": step, "policy_version": step} if self.run else {}
         answer = self.client.score_job(sent, self.reward_config, **fields)
         self.last_answer = answer

@@ -315,6 +315,12 @@ const codeoptPlots = (() => {
     const inLegend = built.traces.filter((t) => t.showlegend !== false && t.meta.role !== "nonfinite").length;
     const title = kinds ? "groups: kinds of the step's groups (stacked) and the tied share" : esc(chart);
     const timeAxis = ctx.opts.xAxis === "time" && !ctx.groups;
+    // steps are whole numbers: over a short span Plotly would tick 0.5, 1.5, ...
+    let low = Infinity, high = -Infinity;
+    if (!timeAxis) built.traces.forEach((t) => (t.x || []).forEach((x) => {
+      if (Number.isFinite(x)) { low = Math.min(low, x); high = Math.max(high, x); }
+    }));
+    const shortSpan = high >= low && high - low <= 10;
     const layout = {
       uirevision: chart,
       title: { text: title + (built.nonFinite ? ` <span style="color:#e00">(${built.nonFinite} non-finite)</span>` : ""), font: { size: 14 } },
@@ -331,6 +337,7 @@ const codeoptPlots = (() => {
         title: { text: built.xTitle }, type: timeAxis ? "date" : "linear",
         autorangeoptions: timeAxis ? {} : { clipmin: 0 }, // steps are never negative
         uirevision: `${timeAxis ? "time" : "step"}:${ctx.opts.groupBy || ""}`,
+        ...(shortSpan ? { tick0: 0, dtick: 1 } : {}),
       },
       yaxis: axis,
       annotations: note ? [{
