@@ -44,6 +44,7 @@ import argparse
 import atexit
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -316,6 +317,13 @@ class Cluster:
     ):
         if not 1 <= timing_hosts <= len(HOST_LETTERS):
             raise ValueError(f"timing_hosts must be 1 to {len(HOST_LETTERS)}")
+        if not 0 <= training_hosts <= len(HOST_LETTERS):
+            raise ValueError(f"training_hosts must be 0 to {len(HOST_LETTERS)}")
+        if web < 1:
+            raise ValueError("web must be at least 1")
+        # a temporary folder goes with the cluster, unless it stops on an error (its logs
+        # are then kept, and named); a folder the caller gave stays
+        self.keep_folder = folder is not None
         self.tag = f"cluster-{secrets.token_hex(4)}"
         self.database_name = f"codeopt_cluster_{self.tag.split('-')[1]}"
         self.folder = Path(folder or tempfile.mkdtemp(prefix="codeopt-cluster-"))
@@ -387,7 +395,11 @@ class Cluster:
         self.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is not None and not self.keep_folder:
+            self.keep_folder = True
+            print(f"cluster {self.tag}: stopped on an error, logs kept in {self.folder}",
+                  file=sys.stderr)  # fmt: skip
         self.stop()
 
     def start(self) -> Cluster:
@@ -421,6 +433,8 @@ class Cluster:
         if self._database_made:
             self._drop_database()
         self._release_redis()
+        if not self.keep_folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
         atexit.unregister(self.stop)
 
     def start_host(self, host: TimingHost | TrainingHost, timeout: float = START_TIMEOUT_S) -> None:
@@ -675,16 +689,20 @@ def main(argv: list[str] | None = None) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop_on_signal)
-    cluster = Cluster(
-        args.timing_hosts,
-        args.web,
-        training_hosts=args.training_hosts,
-        folder=args.folder,
-        postgres=args.postgres,
-        redis=args.redis,
-        channel_db=args.channel_db,
-        broker_db=args.broker_db,
-    )
+    try:
+        cluster = Cluster(
+            args.timing_hosts,
+            args.web,
+            training_hosts=args.training_hosts,
+            folder=args.folder,
+            postgres=args.postgres,
+            redis=args.redis,
+            channel_db=args.channel_db,
+            broker_db=args.broker_db,
+        )
+    except ValueError as exc:  # a count out of range: argparse's usage and message
+        parser.error(f"--{str(exc).split()[0].replace('_', '-')}: {exc}")
+    cluster.keep_folder = True  # `up` prints where its logs are: they stay
     try:
         with cluster:
             token = cluster.api_token(args.user)

@@ -13,7 +13,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from codeopt_site.env import redact_url
+from scripts.cluster import wait_until as poll_until
 from workers.execution.samples import write_sum_package
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -212,14 +212,12 @@ def free_port() -> int:
 
 
 def wait_until(predicate, timeout: float, what: str, interval: float = 0.05):
-    """Poll `predicate` until it returns a truthy value; fail naming `what` at the deadline."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    """Poll `predicate` until it returns a truthy value (scripts/cluster.py's poll); a test
+    failure naming `what` at the deadline."""
+    try:
+        return poll_until(predicate, timeout, what, interval)
+    except TimeoutError as exc:
+        raise AssertionError(str(exc)) from None
 
 
 def wait_for_status(worker, row, statuses: tuple[str, ...], timeout: float, what: str) -> None:
