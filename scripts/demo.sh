@@ -32,6 +32,7 @@ stop() {
 }
 trap stop INT TERM EXIT
 
+names=("web server (daphne)" "worker main@ (queues default, timing, judge)" "worker gpu@ (queue gpu)")
 $PY -m daphne -b 127.0.0.1 -p "$PORT" --access-log var/access.log codeopt_site.asgi:application &
 pids+=($!)
 $PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing,judge --pool threads \
@@ -61,5 +62,14 @@ helpers+=($!)
 echo "  judges      : the labelled example pairs, judged: ${URL}/judges/"
 echo "  dataset     : a build of 3 pack problems, then the reward simulation and two GRPO"
 echo "                runs (paper vs RLVR, 15 min each); progress: ${URL}/ (Demo)"
-echo "  running     : server and worker are up; Ctrl-C stops both."
-wait -n "${pids[@]}"
+echo "  running     : server and workers are up; Ctrl-C stops them all."
+code=0
+wait -n "${pids[@]}" || code=$?
+# one of the three ended on its own: say which, and what to do, before stopping the others
+for i in "${!pids[@]}"; do
+  if ! kill -0 "${pids[$i]}" 2>/dev/null; then
+    echo "  ${names[$i]} exited (status $code): its output is above; the demo stops." \
+      "Run 'make demo' again (its data in var/ is kept)." >&2
+  fi
+done
+exit "$code"
