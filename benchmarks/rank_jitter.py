@@ -121,12 +121,11 @@ def main() -> None:
         parser.error(str(exc))
     work = Path(tempfile.mkdtemp(prefix="codeopt-jitter-"))
     work.chmod(0o711)
-    builds = {
-        "before": [built(slug, BUILD_BEFORE, work / "before") for slug in args.problems],
-        "now": [built(slug, DEMO_BUILD, work / "now") for slug in args.problems],
-    }
+    builds = {"now": [built(slug, DEMO_BUILD, work / "now") for slug in args.problems]}
+    if "stored" in args.methods:  # the build of before is only ranked by the method of before
+        builds["before"] = [built(slug, BUILD_BEFORE, work / "before") for slug in args.problems]
     dropped = {
-        p.slug: p.outcome.reason for p in builds["before"] + builds["now"] if not p.outcome.kept
+        p.slug: p.outcome.reason for found in builds.values() for p in found if not p.outcome.kept
     }
     for slug, reason in dropped.items():  # a build on a loaded machine may drop one
         print(f"{slug}: not kept by a build ({reason}); left out", file=sys.stderr)
