@@ -274,19 +274,21 @@ def worker_name(task) -> str:
     return task.request.hostname or socket.gethostname()
 
 
-WORKER_DEAD_AFTER = timedelta(seconds=30)
-"""A worker whose heartbeat (workers/process/heartbeat.py, every 5 s) is this old is gone:
-its running jobs are sent again (workers/process/rescue.py)."""
+def worker_dead_after() -> timedelta:
+    """A worker whose heartbeat (workers/process/heartbeat.py, at most every 5 s) is this old
+    is gone: its running jobs are sent again (workers/process/rescue.py). 30 s unless
+    CODEOPT_WORKER_DEAD_AFTER_S says otherwise (the same on every host)."""
+    return timedelta(seconds=settings.CODEOPT_WORKER_DEAD_AFTER_S)
 
 
 def worker_alive(hostname: str, since, now=None) -> bool:
-    """`hostname` beat within WORKER_DEAD_AFTER and has not restarted since `since` (a
+    """`hostname` beat within worker_dead_after() and has not restarted since `since` (a
     restarted worker beats again under its old name, but what ran in it died)."""
     # by name: workers.models imports this module (every job model inherits Job)
     heartbeats = django_apps.get_model("workers", "WorkerHeartbeat").objects
     now = now or timezone.now()
     beat = heartbeats.filter(hostname=hostname).first()
-    if beat is None or beat.last_seen < now - WORKER_DEAD_AFTER:
+    if beat is None or beat.last_seen < now - worker_dead_after():
         return False
     return beat.booted_at is None or since is None or beat.booted_at <= since
 
@@ -307,7 +309,7 @@ def gone_why(worker: str, started_at, beats: dict[str, tuple], now) -> str:
     if worker not in beats:
         return ""
     last_seen, booted_at = beats[worker]
-    if last_seen < now - WORKER_DEAD_AFTER:
+    if last_seen < now - worker_dead_after():
         return f"worker {worker} stopped beating {(now - last_seen).total_seconds():.0f} s ago"
     if booted_at is not None and started_at is not None and booted_at > started_at:
         return f"worker {worker} restarted after the job started"

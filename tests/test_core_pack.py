@@ -85,7 +85,14 @@ def _verdicts(slug: str) -> dict[str, tuple[str, str, list]]:
     package = load_package(PACK / slug)
     programs = [Program(s.name, s.path.read_text(), s.language) for s in package.solutions]
     limits = Limits(cpu_seconds=4 * package.time_limit_s, wall_seconds=8 * package.time_limit_s)
-    reports = measure(programs, package.tests, limits=limits, repeats=1, checker=package.checker)
+    reports = measure(
+        programs,
+        package.tests,
+        limits=limits,
+        repeats=1,
+        checker=package.checker,
+        stop_at_failure=True,  # a wrong solution is caught by its first failed test
+    )
     return {
         s.name: (s.verdict_dir, reports[s.name].verdict, reports[s.name].tests)
         for s in package.solutions

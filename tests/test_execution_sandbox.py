@@ -53,6 +53,26 @@ def test_a_wrong_answer_says_which_token(one_test):
     assert len(report.tests[0].cpu_samples) == 1  # a failing test is not repeated
 
 
+def test_stop_at_failure_runs_a_failed_program_on_no_later_test(sum_tests):
+    from workers.execution.engine import Program, measure
+
+    wrong_first = "print(6)"  # right on test 1 only: fails test 2
+    wrong_at_once = "print(0)"
+    programs = [
+        Program(name, code, "python")
+        for name, code in (("sum", PY_SUM), ("six", wrong_first), ("zero", wrong_at_once))
+    ]
+    tests = list(reversed(sum_tests))  # test 2 first: "six" fails it, then stops
+    stopped = measure(programs, tests, limits=LIMITS, repeats=1, stop_at_failure=True)
+    assert [r.verdict for r in stopped["sum"].tests] == ["OK", "OK"]
+    assert [r.verdict for r in stopped["six"].tests] == ["WRONG_ANSWER"]
+    assert [r.verdict for r in stopped["zero"].tests] == ["WRONG_ANSWER"]
+    assert (stopped["six"].verdict, stopped["zero"].verdict) == ("WRONG_ANSWER",) * 2
+    every = measure(programs, tests, limits=LIMITS, repeats=1)  # the default runs them all
+    assert [r.verdict for r in every["six"].tests] == ["WRONG_ANSWER", "OK"]
+    assert every["six"].verdict == "WRONG_ANSWER"
+
+
 def test_a_compile_error_carries_the_compilers_message(one_test):
     report = execute("int main( {", "cpp", one_test, limits=LIMITS)
     assert report.verdict == "COMPILE_ERROR" and "error" in report.compile_message

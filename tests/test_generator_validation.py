@@ -112,8 +112,9 @@ def test_a_valid_generator_passes_every_check_and_keeps_a_sample(tiny, tmp_path)
     assert (wrong["caught"], wrong["not_caught"]) == (["zero"], ["past_a_million"])
     growth = checks["grows with SIZE"].data
     assert growth["reference"] == "sum_indexed" and growth["ratio"] >= CONFIG.min_size_growth
-    # 3 seeds + the first again + SIZE 50; 3 x 3 inputs; 2 wrong ones x 3; 3 at SIZE 50
-    assert report.executions == 5 + 9 + 6 + 3
+    # 3 seeds + the first again + SIZE 50; 3 x 3 inputs; the wrong ones until they fail (zero
+    # on its first input, past_a_million on none of the 3); 3 at SIZE 50
+    assert report.executions == 5 + 9 + 1 + 3 + 3
 
 
 def test_a_generator_that_is_not_deterministic_is_rejected(tiny, tmp_path):

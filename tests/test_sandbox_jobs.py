@@ -29,6 +29,9 @@ PROCESSES = 64  # Limits().processes: the slot uid's RLIMIT_NPROC in every run
 
 @pytest.fixture
 def slot_uid(monkeypatch, tmp_path) -> int:
+    # every run here fails SANDBOX_ATTEMPTS times: the retries, counted, without their waits
+    # (a failure that clears during the backoff: tests/test_sandbox_errors.py)
+    monkeypatch.setattr("workers.execution.retries.SANDBOX_BACKOFF_S", 0.01)
     return use_one_slot(monkeypatch, tmp_path / "slots")
 
 

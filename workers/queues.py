@@ -15,6 +15,8 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from codeopt_site.jobs import worker_dead_after
+
 SHOWN = 3  # jobs ahead named in the text; the rest are counted
 
 
@@ -117,9 +119,8 @@ JOBS_OF_QUEUE = {
 def workers_taking(queue: str) -> int:
     """Workers whose heartbeat is recent and who consume `queue`."""
     from workers.models import WorkerHeartbeat
-    from workers.process.health import WORKER_SEEN_WITHIN
-
-    seen = WorkerHeartbeat.objects.filter(last_seen__gte=timezone.now() - WORKER_SEEN_WITHIN)
+    since = timezone.now() - worker_dead_after()
+    seen = WorkerHeartbeat.objects.filter(last_seen__gte=since)
     return sum(queue in w.queues.split(",") for w in seen)
 
 

@@ -177,7 +177,12 @@ class ProblemRuns:
         if not programs or not cases:
             return set()
         reports = self.measure(
-            programs, cases, limits=self.verify_limits, repeats=1, checker=self.problem.checker
+            programs,
+            cases,
+            limits=self.verify_limits,
+            repeats=1,
+            checker=self.problem.checker,
+            stop_at_failure=True,
         )
         return failing(reports, programs)
 

@@ -124,6 +124,7 @@ class ProblemBuilder:
                 limits=self.verify_limits,
                 repeats=1,
                 checker=self.problem.checker,
+                stop_at_failure=True,  # a reference that failed is out: its first failure says so
                 validator_sources=self.problem.validator_sources or None,
                 validator_flags=self.problem.validator_flags,
             )

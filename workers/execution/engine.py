@@ -433,12 +433,15 @@ def measure(
     workdir: Path | None = None,
     on_progress: Callable[[int, int, str], None] | None = None,
     settle: float | None = None,
+    stop_at_failure: bool = False,
 ) -> dict[str, ExecutionReport]:
     """Measure several programs on the same tests, interleaved: for each test, round after
     round, every program runs once (in a rotated order), so a reference and a candidate see
     the same machine state. A program's first run on a test decides its verdict; a failed
     test is not repeated. `instructions` mode runs once (its counts do not vary). Every run
-    of the job is on one core (workers.execution.affinity).
+    of the job is on one core (workers.execution.affinity). With `stop_at_failure` (as the
+    Kattis judge does) a program that failed a test runs on no later test: its report ends
+    with the failed one.
 
     1. Compile every program (and the custom validator, if any) once.
     2. For each test, `repeats` rounds over the programs still correct on it; with
@@ -460,6 +463,7 @@ def measure(
         workdir=workdir,
         on_progress=on_progress,
         settle=settle,
+        stop_at_failure=stop_at_failure,
     )
     with pinned_core():
         return _measure_pinned(programs, tests, **options)
@@ -478,6 +482,7 @@ def _measure_pinned(
     workdir: Path | None,
     on_progress: Callable[[int, int, str], None] | None,
     settle: float | None,
+    stop_at_failure: bool,
 ) -> dict[str, ExecutionReport]:
     """`measure` on the core it holds."""
     root = Path(tempfile.mkdtemp(prefix="codeopt-exec-", dir=workdir))
@@ -492,6 +497,10 @@ def _measure_pinned(
         for test_index, test in enumerate(tests):
             if on_progress is not None:
                 on_progress(test_index, len(tests), test.name)
+            if stop_at_failure:
+                running = [
+                    p for p in running if all(r.verdict == "OK" for r in reports[p.name].tests)
+                ]
             results: dict[str, CaseResult] = {}
             for round_index in range(repeats):
                 if results and _all_settled(results.values(), mode, settle):
@@ -524,8 +533,8 @@ def _measure_pinned(
                 if result.wall_samples:  # none after a SANDBOX_ERROR
                     result.wall_s = statistics.median(result.wall_samples)
                 reports[program.name].tests.append(result)
-        for program in running:
-            report = reports[program.name]
+        for name in artifacts:
+            report = reports[name]
             report.verdict = next((r.verdict for r in report.tests if r.verdict != "OK"), "OK")
         return reports
     finally:

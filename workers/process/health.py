@@ -18,9 +18,8 @@ from django.utils import timezone
 from kombu import Connection
 
 from codeopt_site.env import redact
+from codeopt_site.jobs import worker_dead_after
 from codeopt_site.startup import reach_broker
-
-WORKER_SEEN_WITHIN = timedelta(seconds=30)
 
 
 def check_database() -> dict:
@@ -101,7 +100,7 @@ def check_channel_layer() -> dict:
 def check_workers() -> dict:
     from workers.models import WorkerHeartbeat
 
-    since = timezone.now() - WORKER_SEEN_WITHIN
+    since = timezone.now() - worker_dead_after()  # listed until it counts as dead
     seen = WorkerHeartbeat.objects.filter(last_seen__gte=since).order_by("hostname")
     workers = [
         {

@@ -14,8 +14,11 @@ from celery.signals import worker_ready, worker_shutdown
 from django.db import close_old_connections
 from django.utils import timezone
 
+from codeopt_site.jobs import worker_dead_after
+
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 5.0
+"""Seconds between beats; at most a sixth of a dead worker's silence (jobs.worker_dead_after)."""
 _stop = threading.Event()
 
 
@@ -40,7 +43,7 @@ def _loop(hostname: str, queues: list[str], app) -> None:
             log.exception("heartbeat failed")
         finally:
             close_old_connections()
-        _stop.wait(HEARTBEAT_SECONDS)
+        _stop.wait(min(HEARTBEAT_SECONDS, worker_dead_after().total_seconds() / 6))
 
 
 @worker_ready.connect

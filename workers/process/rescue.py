@@ -9,7 +9,7 @@ dead worker's name. So every live worker, on each heartbeat (workers/process/hea
 looks for
 
 1. job rows (the models of the tasks that name one, `JobTask.job_model`) running on a worker
-   that has not beaten for WORKER_DEAD_AFTER, or has restarted since the job started (a
+   that has not beaten for `worker_dead_after()`, or has restarted since the job started (a
    name that never beat is a foreground command's, left alone):
    the row goes back to `queued`, saying so, and its task is sent again;
 2. running training runs whose lease (beaten by the trainer every LEASE_BEAT_S) is older
@@ -33,7 +33,7 @@ from django.apps import apps as django_apps
 from django.utils import timezone
 
 from codeopt_site import jobs
-from codeopt_site.jobs import WORKER_DEAD_AFTER, JobStatus, gone_why, heartbeats
+from codeopt_site.jobs import JobStatus, gone_why, heartbeats, worker_dead_after
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ def sweep(celery_app, me: str = "", now=None) -> list[str]:
     sent = []
     for model, task_name in _job_tasks(celery_app):
         running = model.objects.filter(
-            status=JobStatus.RUNNING, started_at__lt=now - WORKER_DEAD_AFTER
+            status=JobStatus.RUNNING, started_at__lt=now - worker_dead_after()
         ).exclude(worker="")
         for job in running:
             pk, worker, started_at = job.pk, job.worker, job.started_at

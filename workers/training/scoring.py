@@ -146,8 +146,8 @@ def score_group(
     """Scores of one group (the G programs of one prompt), in order.
 
     1. No program: verdict FORMAT, incorrect.
-    2. Every program runs once on the correctness tests (interleaved); the first failure is
-       its verdict.
+    2. Every program runs once on the correctness tests (interleaved) until it fails one;
+       the first failure is its verdict.
     3. The correct ones run on the optimization tests, capped at `cap_s`, up to
        `config.timing_repeats` rounds (fewer once all settled), pinned to one core; with
        `reference_timing` interleaved, the problem's references run in the same rounds.
@@ -173,6 +173,7 @@ def score_group(
             repeats=1,
             checker=problem.checker,
             workdir=workdir,
+            stop_at_failure=True,  # its first failure is its verdict
         )
         for name, report in reports.items():
             failed = next((t.verdict for t in report.tests if t.verdict != "OK"), None)
