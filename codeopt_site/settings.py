@@ -196,9 +196,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # How long a starting process (web, worker, management command) waits for each service it
 # needs before it exits naming the variable to fix (codeopt_site.startup): a few seconds, so
 # that a wrong URL stops a deployment at once instead of failing its first jobs.
+STARTUP_CHECK_TIMEOUT_S = env_int("CODEOPT_STARTUP_TIMEOUT_S", 5, minimum=1)
 # A worker silent this long is dead: its running jobs are sent again (codeopt_site.jobs)
 CODEOPT_WORKER_DEAD_AFTER_S = env_int("CODEOPT_WORKER_DEAD_AFTER_S", 30, minimum=2)
-STARTUP_CHECK_TIMEOUT_S = env_int("CODEOPT_STARTUP_TIMEOUT_S", 5, minimum=1)
 
 # --- metrics ingest ---------------------------------------------------------------------------
 METRICS_MAX_BATCH_POINTS = env_int("METRICS_MAX_BATCH_POINTS", 10_000, minimum=1)
