@@ -43,6 +43,7 @@ class ChatServer:
                         step = server.default
                     server.in_flight += 1
                     server.most_in_flight = max(server.most_in_flight, server.in_flight)
+                answered = False
                 try:
                     if step[0] == "sleep":
                         time.sleep(step[1])
@@ -80,12 +81,18 @@ class ChatServer:
                     self.send_header("Content-Type", content_type)
                     self.send_header("Content-Length", str(len(payload)))
                     self.end_headers()
+                    # out of flight before the body goes: once the client has it, it may send
+                    # its next request before this thread would get to a `finally`
+                    with server._lock:
+                        server.in_flight -= 1
+                    answered = True
                     self.wfile.write(payload.encode())
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout test)
                 finally:
-                    with server._lock:
-                        server.in_flight -= 1
+                    if not answered:
+                        with server._lock:
+                            server.in_flight -= 1
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
