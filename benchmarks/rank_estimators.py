@@ -185,6 +185,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.remeasure < 2 or args.rounds < 1:
         parser.error("--remeasure must be at least 2 and --rounds at least 1")
+    if not 0 <= args.tie_band < 1:
+        parser.error("--tie-band must be a share in [0, 1)")
+    if args.samples and not args.samples.is_file():
+        parser.error(f"--samples: no file {args.samples} (a run without --samples writes one)")
     if args.samples:
         samples = json.loads(args.samples.read_text())
     else:
