@@ -4,6 +4,7 @@ correction, and ranking against stored references uses the corrected runtimes.""
 from __future__ import annotations
 
 import random
+import statistics
 
 import pytest
 from django.core.management import call_command
@@ -101,14 +102,26 @@ def test_calibrate_recovers_a_drift_injected_into_stored_runtimes(tmp_path, caps
     calibration = Calibration.objects.get()
     assert f"calibration {calibration.pk}: {calibration.formula} over 3 pairs" in out
     assert calibration.pairs == 3 and calibration.problem_slugs == ["sum"]
-    assert 0.3 < calibration.slope < 0.75  # CPU time on this VM moves 4-21% run to run
+    # Today's re-measurements are the fit's target, not the build's: this VM's speed moves
+    # 4-21% (once 56%, on a loaded CI) between the build and the re-measurement, which
+    # scales the whole fitted line. The injected drift is the slope relative to that scale.
+    fresh = {
+        (row.solution_id, row.test_id): row.cost
+        for row in ReferenceRuntime.objects.filter(purpose="calibration", verdict="OK")
+    }
+    scale = statistics.median(
+        fresh[(row.solution_id, row.test_id)] / truth[row.pk]
+        for row in ReferenceRuntime.objects.filter(pk__in=truth)
+    )
+    assert 0.3 < calibration.slope / scale < 0.75
     # corrected stored costs land near today's, far nearer than uncorrected ones
     errors_corrected, errors_stale = 0.0, 0.0
     for row in ReferenceRuntime.objects.filter(pk__in=truth):
+        today = fresh[(row.solution_id, row.test_id)]
         corrected = calibration.slope * row.cost + calibration.intercept
-        assert abs(corrected - truth[row.pk]) < 0.35 * truth[row.pk] + 0.01
-        errors_corrected += abs(corrected - truth[row.pk])
-        errors_stale += abs(row.cost - truth[row.pk])
+        assert abs(corrected - today) < 0.35 * today + 0.01
+        errors_corrected += abs(corrected - today)
+        errors_stale += abs(row.cost - today)
     assert errors_corrected < 0.5 * errors_stale
     assert ReferenceRuntime.objects.filter(purpose="calibration").count() == 3
     assert len(calibration.points) == 3
