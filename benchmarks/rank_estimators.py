@@ -18,10 +18,13 @@ group. Figures per estimator:
   the estimated log cost ratio between a program and its own copy, in percent: the timer
   noise a ranking sees (0 on a perfect timer);
 - rank jitter p95 / median / max: each candidate's speed percentile among the references
-  (graded ties, `--tie-band`), its range over the re-measurements.
+  (ties by `--tie-band` and `--tie-ramp`), its range over the re-measurements.
+Then the product's estimator (the lowest) under other tie rules (`TIE_RULES`: the hard band
+of before, the ramp from equal costs of before, bands and ramps around today's default), so
+the default rule is chosen on the same samples as the rules it replaced.
 
     .venv/bin/python benchmarks/rank_estimators.py [--problems sort-numbers big-sum]
-        [--remeasure 5] [--rounds 10] [--tie-band 0.15] [--samples FILE]
+        [--remeasure 5] [--rounds 10] [--tie-band 0.06 --tie-ramp 0.20] [--samples FILE]
     (--samples: a file of samples written by an earlier run, read instead of measuring;
      without it the samples are written to var/bench/rank_samples.json)
 """
@@ -45,7 +48,12 @@ from _pack import built  # noqa: E402
 from rank_jitter import DEMO_BUILD  # noqa: E402
 
 from workers.execution.engine import Program, measure  # noqa: E402
-from workers.execution.ranking import faster_share  # noqa: E402
+from workers.execution.ranking import (  # noqa: E402
+    DEFAULT_TIE_BAND,
+    DEFAULT_TIE_RAMP,
+    Ties,
+    faster_share,
+)
 from workers.execution.sandbox import Limits  # noqa: E402
 
 CANDIDATE, REFERENCE = "p:", "ref:"
@@ -129,13 +137,13 @@ def log_ratios(samples: np.ndarray, estimator: str) -> np.ndarray:
     return np.where(timed_out[:, None] & timed_out[None, :], np.nan, ratios)
 
 
-def percentiles(ratios: np.ndarray, candidates: int, tie_band: float) -> np.ndarray:
+def percentiles(ratios: np.ndarray, candidates: int, ties: Ties) -> np.ndarray:
     """(C,) per-test speed percentile of the first `candidates` rows among the rest (the
     references), from the log ratios: workers.execution.ranking's graded share of each
     reference faster, a timed-out candidate scoring 100."""
     to_references = ratios[:candidates, candidates:]  # log(candidate / reference)
     with np.errstate(over="ignore"):
-        share = faster_share(np.ones_like(to_references), np.exp(to_references), tie_band)
+        share = faster_share(np.ones_like(to_references), np.exp(to_references), ties)
     share = np.where(np.isnan(to_references), 0.5, share)  # both timed out: a tie
     values = 100.0 * share.mean(axis=1)
     timed_out = np.all(np.isposinf(to_references) | np.isnan(to_references), axis=1)
@@ -143,35 +151,66 @@ def percentiles(ratios: np.ndarray, candidates: int, tie_band: float) -> np.ndar
 
 
 ESTIMATORS = ("lowest", "median", "paired", "round_normalized")
+TIE_RULES = [
+    Ties(0.10, 0.0),  # a hard band (issue 14's first ranking)
+    Ties(0.0, 0.15),  # graded from equal costs to 15% (the rule before this one)
+    Ties(0.0, 0.30),
+    Ties(0.04, 0.20),
+    Ties(0.06, 0.12),
+    Ties(0.06, 0.20),
+    Ties(0.06, 0.30),
+    Ties(0.08, 0.20),
+    Ties(0.10, 0.20),
+]
 
 
-def figures(samples: dict, tie_band: float) -> dict:
+def jitter_and_noise(samples: dict, estimator: str, ties: Ties) -> tuple[list, list]:
+    """Each candidate's rank jitter, and each (program, test)'s copy noise (sd of the log
+    ratio to its copy over the re-measurements)."""
+    jitters, noise = [], []
+    for remeasurements in samples.values():
+        names = sorted(remeasurements[0])
+        candidates = [n for n in names if n.startswith(CANDIDATE)]
+        order = candidates + [REFERENCE + n[len(CANDIDATE) :] for n in candidates]
+        tests = len(remeasurements[0][order[0]])
+        per_test = np.zeros((len(remeasurements), tests, len(candidates)))
+        copy = np.zeros((len(remeasurements), tests, len(candidates)))
+        for r, measured in enumerate(remeasurements):
+            for t in range(tests):
+                ratios = log_ratios(round_matrix(measured, order, t), estimator)
+                per_test[r, t] = percentiles(ratios, len(candidates), ties)
+                copy[r, t] = np.diag(ratios[: len(candidates), len(candidates) :])
+        speed = per_test.mean(axis=1)  # (remeasure, C): the mean over the tests
+        jitters += list(speed.max(axis=0) - speed.min(axis=0))
+        finite = np.isfinite(copy).all(axis=0)  # (T, C): never timed out
+        noise += list(np.std(copy, axis=0, ddof=1)[finite])
+    return jitters, noise
+
+
+def jitter_figures(jitters: list) -> dict:
+    return {
+        "jitter_p95": round(float(np.percentile(jitters, 95)), 2),
+        "jitter_median": round(float(np.median(jitters)), 2),
+        "jitter_max": round(float(np.max(jitters)), 2),
+    }
+
+
+def figures(samples: dict, ties: Ties) -> dict:
     results = {}
     for estimator in ESTIMATORS:
-        jitters, noise = [], []
-        for remeasurements in samples.values():
-            names = sorted(remeasurements[0])
-            candidates = [n for n in names if n.startswith(CANDIDATE)]
-            order = candidates + [REFERENCE + n[len(CANDIDATE) :] for n in candidates]
-            tests = len(remeasurements[0][order[0]])
-            per_test = np.zeros((len(remeasurements), tests, len(candidates)))
-            copy = np.zeros((len(remeasurements), tests, len(candidates)))
-            for r, measured in enumerate(remeasurements):
-                for t in range(tests):
-                    ratios = log_ratios(round_matrix(measured, order, t), estimator)
-                    per_test[r, t] = percentiles(ratios, len(candidates), tie_band)
-                    copy[r, t] = np.diag(ratios[: len(candidates), len(candidates) :])
-            speed = per_test.mean(axis=1)  # (remeasure, C): the mean over the tests
-            jitters += list(speed.max(axis=0) - speed.min(axis=0))
-            finite = np.isfinite(copy).all(axis=0)  # (T, C): never timed out
-            noise += list(np.std(copy, axis=0, ddof=1)[finite])
+        jitters, noise = jitter_and_noise(samples, estimator, ties)
         results[estimator] = {
             "copy_noise_pct": round(100 * float(np.median(noise)), 2),
-            "jitter_p95": round(float(np.percentile(jitters, 95)), 2),
-            "jitter_median": round(float(np.median(jitters)), 2),
-            "jitter_max": round(float(np.max(jitters)), 2),
+            **jitter_figures(jitters),
         }
         print(estimator, results[estimator], file=sys.stderr)
+    rules = {}
+    for rule in TIE_RULES:
+        rules[f"band {rule.band:g}, ramp {rule.ramp:g}"] = jitter_figures(
+            jitter_and_noise(samples, "lowest", rule)[0]
+        )
+        print("lowest,", rule, rules[f"band {rule.band:g}, ramp {rule.ramp:g}"], file=sys.stderr)
+    results["lowest_by_tie_rule"] = rules
     return results
 
 
@@ -180,13 +219,16 @@ def main() -> None:
     parser.add_argument("--problems", nargs="+", default=["sort-numbers", "big-sum"])
     parser.add_argument("--remeasure", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--tie-band", type=float, default=0.15)
+    parser.add_argument("--tie-band", type=float, default=DEFAULT_TIE_BAND)
+    parser.add_argument("--tie-ramp", type=float, default=DEFAULT_TIE_RAMP)
     parser.add_argument("--samples", type=Path, help="samples of an earlier run, not measured")
     args = parser.parse_args()
     if args.remeasure < 2 or args.rounds < 1:
         parser.error("--remeasure must be at least 2 and --rounds at least 1")
     if not 0 <= args.tie_band < 1:
         parser.error("--tie-band must be a share in [0, 1)")
+    if not 0 <= args.tie_ramp <= 4:
+        parser.error("--tie-ramp must be a share in [0, 4]")
     if args.samples and not args.samples.is_file():
         parser.error(f"--samples: no file {args.samples} (a run without --samples writes one)")
     if args.samples:
@@ -199,7 +241,12 @@ def main() -> None:
         print(f"samples: {written}", file=sys.stderr)
     report(
         "rank_estimators",
-        {"problems": list(samples), "tie_band": args.tie_band, **figures(samples, args.tie_band)},
+        {
+            "problems": list(samples),
+            "tie_band": args.tie_band,
+            "tie_ramp": args.tie_ramp,
+            **figures(samples, Ties(args.tie_band, args.tie_ramp)),
+        },
     )
 
 

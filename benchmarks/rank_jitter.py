@@ -21,7 +21,7 @@ The experiment, as a user meets it:
 
     .venv/bin/python benchmarks/rank_jitter.py [--problems sort-numbers ...] [--remeasure 5]
         [--methods interleaved instructions] [--conditions idle loaded]
-        [--repeats 10 --settle 0.005 --tie-band 0.15]   (the interleaved method's settings)
+        [--repeats 10 --settle 0.005 --tie-band 0.06 --tie-ramp 0.2]   (the interleaved method's)
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ DEMO_BUILD = PipelineConfig(slow_target_s=0.3, repeats=2)
 BUILD_BEFORE = replace(DEMO_BUILD, min_fast_work_s=1e-9)
 METHODS = {
     "stored": RewardConfig(
-        name="stored", reference_timing="stored", timing_repeats=1, tie_band=0.0
+        name="stored", reference_timing="stored", timing_repeats=1, tie_band=0.0, tie_ramp=0.0
     ),
     "interleaved": RewardConfig(name="interleaved"),
 }
@@ -103,7 +103,8 @@ def main() -> None:
     parser.add_argument("--conditions", nargs="+", default=["idle", "loaded"])
     parser.add_argument("--repeats", type=int, help="interleaved: timing_repeats (default 5)")
     parser.add_argument("--settle", type=float, help="interleaved: timing_settle (default 0.02)")
-    parser.add_argument("--tie-band", type=float, help="interleaved: tie_band (default 0.15)")
+    parser.add_argument("--tie-band", type=float, help="interleaved: tie_band (default 0.06)")
+    parser.add_argument("--tie-ramp", type=float, help="interleaved: tie_ramp (default 0.20)")
     args = parser.parse_args()
     chosen = {
         name: value
@@ -111,6 +112,7 @@ def main() -> None:
             ("timing_repeats", args.repeats),
             ("timing_settle", args.settle),
             ("tie_band", args.tie_band),
+            ("tie_ramp", args.tie_ramp),
         )
         if value is not None
     }

@@ -25,7 +25,14 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from rewards.typed import bounded, load_config, within_bounds
-from workers.execution.ranking import DEFAULT_TIE_BAND, failed, faster_share
+from workers.execution.ranking import (
+    DEFAULT_TIE_BAND,
+    DEFAULT_TIE_RAMP,
+    EXACT,
+    Ties,
+    failed,
+    faster_share,
+)
 
 COMBINATIONS = ("binary", "graded", "weighted", "alternating")
 REFERENCE_TIMINGS = ("interleaved", "stored")
@@ -68,8 +75,13 @@ class RewardConfig:
     """No speed credit for a wrong program (always on for binary and graded)."""
     tie_band: float = bounded(DEFAULT_TIE_BAND, 0, 0.99)
     """Ranking: a program and a reference whose costs differ by at most this share of the
-    smaller one are a graded tie (workers.execution.ranking.faster_share; DEFAULT_TIE_BAND
-    says why 0.15). The scorer widens it to the noise it measured."""
+    smaller one are a tie, 1/2 each (workers.execution.ranking.Ties; DEFAULT_TIE_BAND says
+    why 0.06). The scorer widens it to the noise it measured."""
+    tie_ramp: float = bounded(DEFAULT_TIE_RAMP, 0, 4)
+    """Ranking: beyond the tie band a comparison is graded over this further share of the
+    smaller cost, linearly in log(cost ratio), so a ratio crossing the band's edge moves a
+    rank by a fraction of a comparison (DEFAULT_TIE_RAMP says why 0.20); 0: decided at the
+    edge."""
     reference_timing: str = "interleaved"
     """interleaved: the problem's correct references are re-measured in the same job as the
     programs, round by round, and ranked from those times (the machine's state and drift
@@ -93,6 +105,11 @@ class RewardConfig:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    @property
+    def ties(self) -> Ties:
+        """The ranking's tie rule: tie_band, graded over tie_ramp beyond it."""
+        return Ties(self.tie_band, self.tie_ramp)
 
     def check(self) -> None:
         """The rules the fields' bounds cannot say (choices, open intervals)."""
@@ -186,25 +203,25 @@ def program_time_limits(config: RewardConfig, reference_costs: np.ndarray) -> np
 
 
 def per_test_percentiles(
-    program_costs: np.ndarray, reference_costs: np.ndarray, tie_band: float = 0.0
+    program_costs: np.ndarray, reference_costs: np.ndarray, ties: Ties = EXACT
 ) -> np.ndarray:
-    """(..., P, T) share of valid references faster than each program on each test, costs
-    within `tie_band` graded (see `faster_share`), x 100; a timed-out program scores 100; nan where
-    the test has no valid reference (same definitions as
+    """(..., P, T) share of valid references faster than each program on each test, near
+    costs tied or graded by `ties` (see `faster_share`), x 100; a timed-out program scores
+    100; nan where the test has no valid reference (same definitions as
     workers.execution.ranking.percentile_on_test).
     program_costs (..., P, T), reference_costs (..., R, T)."""
     programs = program_costs[..., :, None, :]  # (..., P, 1, T)
     references = reference_costs[..., None, :, :]  # (..., 1, R, T)
     valid = ~np.isnan(references)
-    return shares_faster(programs, references, valid, program_costs, tie_band, axis=-2)
+    return shares_faster(programs, references, valid, program_costs, ties, axis=-2)
 
 
-def shares_faster(programs, others, valid, program_costs, tie_band: float, axis: int):
+def shares_faster(programs, others, valid, program_costs, ties: Ties, axis: int):
     """Per-test percentile: the `valid` `others` (broadcast against `programs`) counted as
     faster by `faster_share`, summed over `axis`, x 100 / their number; a timed-out program
     (`program_costs`, the result's shape) scores 100; nan without a valid other. The
     engine's and the simulator's one ranking."""
-    shares = np.where(valid, faster_share(others, programs, tie_band), 0.0)
+    shares = np.where(valid, faster_share(others, programs, ties), 0.0)
     faster = np.sum(shares, axis=axis)
     n_valid = np.sum(valid, axis=axis)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -226,12 +243,12 @@ def speed_percentiles(
     program_costs: np.ndarray,
     reference_costs: np.ndarray,
     counted: np.ndarray,
-    tie_band: float = 0.0,
+    ties: Ties = EXACT,
 ) -> np.ndarray:
     """(..., P) mean speed percentile over the counted tests (see per_test_percentiles); nan
     for a program that failed a counted test (`failed`)."""
     percentile = mean_over_counted(
-        per_test_percentiles(program_costs, reference_costs, tie_band), counted
+        per_test_percentiles(program_costs, reference_costs, ties), counted
     )
     return np.where(failed(program_costs, counted[..., None, :]), np.nan, percentile)
 
@@ -273,13 +290,14 @@ def rewards(
     step: int = 0,
     *,
     ranking_costs: np.ndarray | None = None,
-    tie_band: float | None = None,
+    ties: Ties | None = None,
 ) -> np.ndarray:
     """(P,) rewards of P programs of one problem (costs (P, T), correctness (P,) on every
     test). The tests counted and the limits come from the problem's references; the speed
     percentile ranks against them too, or against `ranking_costs` (R', T) when given (the
     simulator ranks a reference among the others, the scorer among references re-measured
-    with the programs). `tie_band` overrides the config's (the scorer's measured band)."""
+    with the programs). `ties` overrides the config's (its band widened to the noise the
+    scorer measured)."""
     config.check()
     references = problem.reference_costs
     counted = counted_tests(config, references, problem.input_chars, problem.output_chars)
@@ -289,6 +307,7 @@ def rewards(
     within_limits = ~failed_runs & ~np.any(np.isinf(costs) & counted[None, :], axis=1)
     correct = program_correct.astype(bool) & ~failed_runs
     ranked_among = references if ranking_costs is None else ranking_costs
-    band = config.tie_band if tie_band is None else tie_band
-    percentile = speed_percentiles(costs, ranked_among, counted, band)
+    percentile = speed_percentiles(
+        costs, ranked_among, counted, config.ties if ties is None else ties
+    )
     return combine(config, correct, within_limits, percentile, step)

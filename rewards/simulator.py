@@ -52,7 +52,7 @@ from rewards.engine import (
     program_time_limits,
     shares_faster,
 )
-from workers.execution.ranking import failed
+from workers.execution.ranking import EXACT, Ties, failed
 
 DECILES = 10
 FLAT_DENSITY = 0.1
@@ -126,24 +126,24 @@ def noisy(costs: np.ndarray, cv: float, rng: np.random.Generator) -> np.ndarray:
 
 
 def leave_one_out_percentiles(
-    measured: np.ndarray, stored: np.ndarray, tie_band: float = 0.0
+    measured: np.ndarray, stored: np.ndarray, ties: Ties = EXACT
 ) -> np.ndarray:
     """(N, R, T): each reference's measured cost ranked against the *other* references'
-    stored costs (share faster, costs within `tie_band` graded, x 100; timed out 100; nan:
+    stored costs (share faster, near costs tied or graded by `ties`, x 100; timed out 100; nan:
     no other reference), by the engine's one rule (rewards.engine.shares_faster).
     measured, stored: (N, R, T)."""
     programs = measured[:, :, None, :]  # (N, R, 1, T)
     others = stored[:, None, :, :]  # (N, 1, R, T)
     valid = ~np.isnan(others) & ~np.eye(stored.shape[1], dtype=bool)[None, :, :, None]
-    return shares_faster(programs, others, valid, measured, tie_band, axis=2)
+    return shares_faster(programs, others, valid, measured, ties, axis=2)
 
 
 def own_output_percentiles(
-    measured: np.ndarray, pool: np.ndarray, tie_band: float = 0.0
+    measured: np.ndarray, pool: np.ndarray, ties: Ties = EXACT
 ) -> np.ndarray:
     """(N, R, T): the negative control: each program ranked against `pool` (N, R, K, T),
     fresh re-measurements of itself (the policy's earlier outputs, of the same quality)."""
-    return shares_faster(measured[:, :, None, :], pool, ~np.isnan(pool), measured, tie_band, axis=2)
+    return shares_faster(measured[:, :, None, :], pool, ~np.isnan(pool), measured, ties, axis=2)
 
 
 def own_output_pool(
@@ -192,17 +192,17 @@ class _Level:
     measured: np.ndarray  # (N, R, T)
     stored: np.ndarray  # (N, R, T)
     pool: np.ndarray | None  # (N, R, K, T) the own-output pool of the negative control
-    by_band: dict[float, np.ndarray] = field(default_factory=dict)
+    by_ties: dict[Ties, np.ndarray] = field(default_factory=dict)
 
-    def percentiles(self, tie_band: float) -> np.ndarray:
-        """(N, R, T) before limits, with the configuration's tie band (computed once)."""
-        if tie_band not in self.by_band:
-            self.by_band[tie_band] = (
-                leave_one_out_percentiles(self.measured, self.stored, tie_band)
+    def percentiles(self, ties: Ties) -> np.ndarray:
+        """(N, R, T) before limits, with the configuration's tie rule (computed once)."""
+        if ties not in self.by_ties:
+            self.by_ties[ties] = (
+                leave_one_out_percentiles(self.measured, self.stored, ties)
                 if self.pool is None
-                else own_output_percentiles(self.measured, self.pool, tie_band)
+                else own_output_percentiles(self.measured, self.pool, ties)
             )
-        return self.by_band[tie_band]
+        return self.by_ties[ties]
 
 
 def simulate(
@@ -301,7 +301,7 @@ def _config_rewards(
     (N,) all-negative rates."""
     over = level.measured > limits[:, None, :]  # (N, R, T); inf is over any limit
     timed_out = over | np.isinf(level.measured)
-    per_test = level.percentiles(config.tie_band)
+    per_test = level.percentiles(config.ties)
     failed_runs = failed(level.measured, counted[:, None, :])  # (N, R): the engine's rule
     percentile = mean_over_counted(np.where(over, 100.0, per_test), counted)
     percentile = np.where(failed_runs, np.nan, percentile)

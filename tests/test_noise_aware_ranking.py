@@ -10,7 +10,7 @@ import threading
 import numpy as np
 import pytest
 
-from rewards.engine import ProblemRuntimes, RewardConfig, per_test_percentiles
+from rewards.engine import ProblemRuntimes, RewardConfig, per_test_percentiles, rewards
 from workers.execution.affinity import pinned_core
 from workers.execution.engine import (
     SETTLE_MIN_RUNS,
@@ -23,7 +23,9 @@ from workers.execution.engine import (
 )
 from workers.execution.ranking import (
     DEFAULT_TIE_BAND,
+    EXACT,
     TIMED_OUT,
+    Ties,
     faster_share,
     percentile_on_test,
 )
@@ -31,67 +33,123 @@ from workers.execution.samples import FAST, MIDDLE, SLOW
 from workers.training.scoring import ScoringProblem, rank_check, score_group
 
 
-def test_costs_beyond_the_band_count_whole_and_costs_inside_it_are_graded():
-    assert faster_share(1.00, 1.25, 0.10) == 1.0  # the reference is cheaper by more than 10%
-    assert faster_share(1.25, 1.00, 0.10) == 0.0
-    assert faster_share(1.00, 1.00, 0.10) == 0.5
-    # inside the band: linear in log(program / reference), 1/2 at equal, 1 at the edge
-    assert faster_share(1.00, 1.10, 0.10) == pytest.approx(1.0)
-    assert faster_share(1.00, math.sqrt(1.10), 0.10) == pytest.approx(0.75)
-    assert faster_share(math.sqrt(1.10), 1.00, 0.10) == pytest.approx(0.25)
-    # no band: whole comparisons, exact ties half
-    assert faster_share(1.00, 1.05, 0.0) == 1.0 and faster_share(1.05, 1.00, 0.0) == 0.0
-    assert faster_share(1.00, 1.00, 0.0) == 0.5
+def test_costs_inside_the_band_tie_beyond_it_are_graded_over_the_ramp_and_then_whole():
+    ties = Ties(band=0.10, ramp=0.20)
+    edge = 1.10 * 1.20  # the ramp's end: 1.32x
+    for program in (1.00, 1.05, 1.10, 1 / 1.05, 1 / 1.10):  # within 10% either way: a tie
+        assert faster_share(1.00, program, ties) == pytest.approx(0.5)
+    # beyond the band: linear in log(program / reference) from 1/2 at 1.10x to 1 at 1.32x
+    assert faster_share(1.00, 1.10 * math.sqrt(1.20), ties) == pytest.approx(0.75)
+    assert faster_share(1.10 * math.sqrt(1.20), 1.00, ties) == pytest.approx(0.25)
+    assert faster_share(1.00, edge, ties) == pytest.approx(1.0)
+    assert faster_share(1.00, 1.40, ties) == 1.0 and faster_share(1.40, 1.00, ties) == 0.0
+    # no ramp: decided at the band's edge; no band either: whole comparisons, equal costs half
+    assert faster_share(1.00, 1.09, Ties(0.10)) == 0.5 and faster_share(1.00, 1.11, Ties(0.10)) == 1
+    assert faster_share(1.00, 1.05, EXACT) == 1.0 and faster_share(1.05, 1.00, EXACT) == 0.0
+    assert faster_share(1.00, 1.00, EXACT) == 0.5
+    # no band, a ramp: graded from equal costs (the rule before the band)
+    assert faster_share(1.00, math.sqrt(1.10), Ties(0.0, 0.10)) == pytest.approx(0.75)
 
 
 def test_a_finished_run_is_faster_than_a_timed_out_one_and_two_timed_out_runs_tie():
-    assert faster_share(1.0, TIMED_OUT, 0.5) == 1.0
-    assert faster_share(TIMED_OUT, 1.0, 0.5) == 0.0
-    assert faster_share(TIMED_OUT, TIMED_OUT, 0.0) == 0.5
-    assert faster_share(0.0, 0.0, 0.1) == 0.5 and faster_share(0.0, 3.0, 0.1) == 1.0
-    assert math.isnan(faster_share(math.nan, 1.0, 0.1))
+    wide = Ties(0.5, 0.5)
+    assert faster_share(1.0, TIMED_OUT, wide) == 1.0
+    assert faster_share(TIMED_OUT, 1.0, wide) == 0.0
+    assert faster_share(TIMED_OUT, TIMED_OUT, EXACT) == 0.5
+    assert faster_share(0.0, 0.0, wide) == 0.5 and faster_share(0.0, 3.0, wide) == 1.0
+    assert math.isnan(faster_share(math.nan, 1.0, wide))
+
+
+def random_ties(rng) -> Ties:
+    return Ties(float(rng.choice([0.0, 0.05, 0.15])), float(rng.choice([0.0, 0.1, 0.3])))
 
 
 def test_the_two_sides_of_a_comparison_always_sum_to_one():
     rng = np.random.default_rng(3)
     a = rng.choice([0.0, 0.5, 0.51, 0.55, 0.6, 1.0, np.inf], size=2000) * rng.uniform(0.9, 1.1)
     b = rng.choice([0.0, 0.5, 0.52, 0.56, 0.7, 1.0, np.inf], size=2000)
-    band = rng.choice([0.0, 0.05, 0.15, 0.3], size=2000)
-    for x, y, w in zip(a, b, band, strict=True):
-        assert faster_share(x, y, w) + faster_share(y, x, w) == pytest.approx(1.0)
+    for x, y in zip(a, b, strict=True):
+        ties = random_ties(rng)
+        assert faster_share(x, y, ties) + faster_share(y, x, ties) == pytest.approx(1.0)
 
 
 def test_a_ratio_at_the_band_edge_moves_the_rank_with_the_noise_not_by_a_whole_comparison():
-    """The bug graded ties fix: a hard tie counted a reference 1/2 at 1.149x and 1 at
-    1.151x, so 0.2% of timer noise moved the percentile by 1/2 of a comparison (7 points
-    among 7 references). Now it moves it in proportion: at most 100 * 0.5 * log(1.151 /
-    1.149) / log(1.15) / 7 points."""
+    """The bug a ramp fixes: a hard tie counted a reference 1/2 at 1.149x and 1 at 1.151x,
+    so 0.2% of timer noise moved the percentile by 1/2 of a comparison (7 points among 7
+    references). Graded, it moves in proportion: at most 100 * 0.5 * log(1.151 / 1.149) /
+    log(1 + ramp) / 7 points."""
     references = [1.0, 0.5, 0.6, 2.0, 3.0, 4.0, 5.0]
-    low = percentile_on_test(1.149, references, 0.15)
-    high = percentile_on_test(1.151, references, 0.15)
-    bound = 100 * 0.5 * math.log(1.151 / 1.149) / math.log(1.15) / 7
+    hard, graded = Ties(0.15), Ties(0.15, 0.20)
+    jump = percentile_on_test(1.151, references, hard) - percentile_on_test(1.149, references, hard)
+    assert jump == pytest.approx(100 * 0.5 / 7)
+    low = percentile_on_test(1.149, references, graded)
+    high = percentile_on_test(1.151, references, graded)
+    bound = 100 * 0.5 * math.log(1.151 / 1.149) / math.log(1.20) / 7
     assert 0 < high - low <= bound + 1e-9
     assert bound < 0.2
 
 
-def test_a_program_five_percent_slower_than_a_reference_is_counted_by_how_far_inside_the_band():
+def test_near_equal_programs_keep_their_rank_whatever_the_noise_inside_the_band():
+    """The bug the band fixes: graded from equal costs, every comparison with a near-equal
+    reference (a program's own copy, a cluster of programs within a few %) followed the
+    timer's noise, and a program among near-equal references moved by several points
+    between scorings (rank jitter p95 3.4 on the built pack problems)."""
+    references = [1.00, 1.01, 0.99, 2.0, 3.0, 0.4, 0.3]
+    rng = np.random.default_rng(11)
+    # 1.5% timer noise (the copy noise measured), cut at 4%: 5% off the farthest of the three
+    noisy = np.exp(np.clip(rng.normal(0, 0.015, size=50), -0.04, 0.04))
+    ties = Ties(0.06, 0.20)
+    ranks = [percentile_on_test(float(cost), references, ties) for cost in noisy]
+    assert ranks == [pytest.approx(100 * (2 + 1.5) / 7)] * 50  # 2 faster, 3 tied, 2 slower
+    graded_from_equal = [percentile_on_test(float(c), references, Ties(0.0, 0.15)) for c in noisy]
+    assert max(graded_from_equal) - min(graded_from_equal) > 3
+
+
+def test_a_program_five_percent_slower_than_a_reference_ties_and_ten_percent_is_graded():
     references = [1.0, 2.0, 4.0]
-    assert percentile_on_test(1.05, references, 0.0) == pytest.approx(100 / 3)
-    share = 0.5 + 0.5 * math.log(1.05) / math.log(1.10)
-    assert percentile_on_test(1.05, references, 0.10) == pytest.approx(100 * share / 3)
+    ties = Ties(0.06, 0.20)
+    assert percentile_on_test(1.05, references, EXACT) == pytest.approx(100 / 3)
+    assert percentile_on_test(1.05, references, ties) == pytest.approx(100 * 0.5 / 3)
+    share = 0.5 + 0.5 * (math.log(1.10) - math.log(1.06)) / math.log(1.20)
+    assert percentile_on_test(1.10, references, ties) == pytest.approx(100 * share / 3)
 
 
-def test_the_scalar_and_the_vectorised_ranking_agree_on_random_costs_with_a_band():
+def test_the_scalar_and_the_vectorised_ranking_agree_on_random_costs_with_ties():
     rng = np.random.default_rng(7)
     for _ in range(200):
         references = rng.choice([0.5, 0.52, 0.55, 0.6, 1.0, np.inf], size=(5, 3))
         programs = rng.choice([0.5, 0.51, 0.57, 0.9, np.inf], size=(4, 3))
-        band = float(rng.choice([0.0, 0.05, 0.1, 0.15]))
-        vectorised = per_test_percentiles(programs, references, band)
+        ties = random_ties(rng)
+        vectorised = per_test_percentiles(programs, references, ties)
         for p in range(4):
             for t in range(3):
-                scalar = percentile_on_test(programs[p, t], list(references[:, t]), band)
+                scalar = percentile_on_test(programs[p, t], list(references[:, t]), ties)
                 assert vectorised[p, t] == pytest.approx(scalar)
+
+
+def test_a_reward_config_ranks_by_its_band_and_ramp_and_a_bad_ramp_is_named():
+    problem = ProblemRuntimes(np.array([[1.0], [2.0], [4.0]]), np.array([10]), np.array([1]))
+    costs, correct = np.array([[1.04], [1.10]]), np.array([True, True])
+
+    def speed(**ties):  # weighted, speed only: the reward is 1 - percentile / 100
+        config = RewardConfig.from_dict(
+            {
+                "name": "w",
+                "combination": "weighted",
+                "correctness_weight": 0,
+                "speed_weight": 1,
+                **ties,
+            }
+        )
+        return 100 * (1 - rewards(config, problem, costs, correct))
+
+    share = 0.5 + 0.5 * (math.log(1.10) - math.log(1.06)) / math.log(1.20)
+    assert speed(tie_band=0.06, tie_ramp=0.20) == pytest.approx([50 / 3, 100 * share / 3])
+    assert speed(tie_band=0.06, tie_ramp=0.0) == pytest.approx([50 / 3, 100 / 3])
+    assert speed(tie_band=0.0, tie_ramp=0.0) == pytest.approx([100 / 3, 100 / 3])
+    assert RewardConfig("defaults").ties == Ties(DEFAULT_TIE_BAND, 0.20)
+    with pytest.raises(ValueError, match="tie_ramp"):
+        RewardConfig.from_dict({"name": "w", "tie_ramp": -0.1})
 
 
 def test_repeats_settle_once_the_two_lowest_runs_agree():
@@ -176,8 +234,8 @@ def test_interleaved_ranking_uses_the_references_measured_now_not_stale_stored_t
     stored = score_group([FAST], _problem(root, case, stale, False), config)[0]
     interleaved = score_group([FAST], _problem(root, case, stale, True), config)[0]
     assert stored.speed_percentile == 100.0 and stored.reward == -1.0
-    # FAST beats the other two references and ties its own copy (graded: somewhere in
-    # between, near 1/2 of a comparison)
+    # FAST beats the other two references and ties its own copy (1/2 of a comparison
+    # while the two runs are within the band, graded beyond it)
     assert 0 < interleaved.speed_percentile < 100 / 3
     assert interleaved.reward == 1.0
 
@@ -188,8 +246,9 @@ def test_a_rank_check_reports_the_same_percentiles_for_programs_far_apart(sum_ca
     check = rank_check(
         {"fast": FAST, "slow": SLOW}, problem, RewardConfig("top50", speed_bar=50), remeasure=2
     )
-    # each beats (or loses to) the two references far from it every time; only the graded
-    # tie with its own copy moves, by the measured noise, within that one comparison's share
+    # each beats (or loses to) the two references far from it every time; only the tie
+    # with its own copy can move (graded once the copy's runs fall beyond the band), within
+    # that one comparison's share
     # (100/3 points; a far comparison that flipped would add a whole share more; seen on a
     # busy host: 21 points for the fast program)
     # (the tie may also come out whole, at 0 or 100, when the copy's runs spread apart)

@@ -137,7 +137,7 @@ def test_a_strict_bar_warns_of_all_negative_groups_and_noise_loss_is_reported():
     strict = RewardConfig("top5", speed_bar=5)
     result = simulate([strict], problems(), noise_cvs=(0.0,), group_size=2)[0]
     assert result.warnings == ["81% of groups of 2 all negative at noise CV 0"]
-    fragile = RewardConfig("top50", speed_bar=50, tie_band=0.0)  # a band would tie them all
+    fragile = RewardConfig("top50", speed_bar=50, tie_band=0.0, tie_ramp=0.0)  # no ties
     close = [
         ProblemRuntimes(p.reference_costs**0.02, p.input_chars, p.output_chars) for p in problems()
     ]  # references almost equally fast: a little noise reorders them

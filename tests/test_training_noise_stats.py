@@ -10,6 +10,7 @@ import pytest
 
 from rewards.engine import RewardConfig
 from workers.execution.engine import CaseResult, ExecutionReport
+from workers.execution.ranking import EXACT
 from workers.execution.samples import FAST, MIDDLE, SLOW
 from workers.training.loop import _noise_metrics
 from workers.training.scoring import (
@@ -36,18 +37,18 @@ def test_rank_jitter_is_the_mean_range_of_each_references_percentile_over_the_ro
     # round 1: a 1.0 < b 2.0 < c 3.0; round 2: b 2.0 < a 2.5 < c 3.0 (no tie band)
     a, b, c = report([1.0, 2.5]), report([2.0, 2.0]), report([3.0, 3.0])
     # a: 0 then 50; b: 50 then 0; c: 100 both times
-    assert reference_rank_jitter([a, b, c], tie_band=0.0) == pytest.approx((50 + 50 + 0) / 3)
-    assert reference_rank_jitter([a, b, c], tie_band=0.0) > 0
+    assert reference_rank_jitter([a, b, c], EXACT) == pytest.approx((50 + 50 + 0) / 3)
+    assert reference_rank_jitter([a, b, c], EXACT) > 0
     steady = [report([1.0, 1.01]), report([2.0, 2.02])]
-    assert reference_rank_jitter(steady, tie_band=0.0) == 0.0
+    assert reference_rank_jitter(steady, EXACT) == 0.0
 
 
 def test_rank_jitter_needs_two_references_and_two_rounds():
-    assert reference_rank_jitter([report([1.0, 1.1])], tie_band=0.0) is None
-    assert reference_rank_jitter([report([1.0]), report([2.0])], tie_band=0.0) is None
+    assert reference_rank_jitter([report([1.0, 1.1])], EXACT) is None
+    assert reference_rank_jitter([report([1.0]), report([2.0])], EXACT) is None
     # a timed-out reference is slower than all in every round: it moves nothing
     timed_out = [report([1.0, 3.0]), report([2.0, 2.0]), report("TIME_LIMIT")]
-    assert reference_rank_jitter(timed_out, tie_band=0.0) == pytest.approx((50 + 50 + 0) / 3)
+    assert reference_rank_jitter(timed_out, EXACT) == pytest.approx((50 + 50 + 0) / 3)
 
 
 def test_repeat_cv_is_the_median_over_program_and_test_of_repeated_times():

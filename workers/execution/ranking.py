@@ -13,12 +13,14 @@ Explicit cases:
 - the program failing a test (a missing run, or a wrong one that did not time out: it has no
   time, cost FAILED) makes it incorrect: no speed percentile (None), so it is never fast
   (`failed`, the one rule, which rewards.engine applies too);
-- costs within the noise band (`tie_band`, a share of the smaller cost) are a tie the
-  machine cannot tell apart, *graded*: a reference counts as faster than the program by a
-  share that runs from 1/2 at equal costs linearly in log(cost ratio) to 1 (or 0) at the
-  band's edge (`faster_share`, the one definition). A hard tie (a whole 1/2 inside the
-  band, 0 or 1 outside) made the rank jump by a whole comparison whenever a ratio near the
-  edge crossed it; graded, a rank moves in proportion to the measured noise.
+- costs within the noise band (`Ties.band`, a share of the smaller cost) are a tie the
+  machine cannot tell apart: a reference counts as faster by exactly 1/2. Beyond the band a
+  comparison is *graded* over `Ties.ramp`: the share runs linearly in log(cost ratio) from
+  1/2 at the band's edge to 1 (or 0) at the ramp's end (`faster_share`, the one definition).
+  Why both: a hard edge (1/2 inside, 0 or 1 outside) moved a rank by a whole comparison
+  whenever a ratio near the edge crossed it; a ramp from equal costs on (no flat band)
+  made every near-equal pair follow the timer's noise, and a program among near-equal
+  references moved by several points between scorings (docs/benchmarks.md, rank jitter).
 """
 
 from __future__ import annotations
@@ -29,13 +31,33 @@ from dataclasses import dataclass
 import numpy as np
 
 TIMED_OUT = math.inf  # the cost of a run killed by a limit
-DEFAULT_TIE_BAND = 0.15
-"""The noise band by default: on this project's shared 2-vCPU host the lowest of 5 pinned
-runs repeats within ~1-3% most of the time, but a whole test's runs of one program can land
-in a slow spell 10-30% high, and a single run can be 50% off. With the lowest of up to 5
-interleaved runs, a 0.10 band left the built sort-numbers programs' ranks moving by up to
-7 points, 0.15 by up to 3.6 (docs/benchmarks.md, rank jitter)."""
+DEFAULT_TIE_BAND = 0.06
+"""The noise band by default: on this project's shared 2-vCPU host the lowest of 5-10 pinned,
+interleaved runs of the same program repeats within ~1.5-3% (sd of the log ratio between a
+program and its own copy), so two costs within 6% are ~2-4 sd apart at most: a tie."""
+DEFAULT_TIE_RAMP = 0.20
+"""The graded width beyond the band by default: with the lowest of 10 rounds, a 6% band
+and a 20% ramp moved the built sort-numbers and big-sum programs' ranks by p95 1.8 points
+over 5 re-measurements, against 3.4 for the 15% ramp from equal costs and 4.8 for a hard
+10% band, on the same samples (benchmarks/rank_estimators.py --ties)."""
 FAILED = math.nan  # the cost of a run that failed (wrong answer, crash) or is missing: no time
+
+
+@dataclass(frozen=True)
+class Ties:
+    """When two costs count as a tie: within `band` (a share of the smaller cost) exactly
+    1/2; graded over a further `ramp` (a share beyond the band's edge); decided outside.
+    Ties() is exact: 1/2 only for equal costs."""
+
+    band: float = 0.0
+    ramp: float = 0.0
+
+    def widened(self, band: float) -> Ties:
+        """The same rule with its band at least `band` (the noise a job measured)."""
+        return Ties(max(self.band, band), self.ramp)
+
+
+EXACT = Ties()
 
 
 def failed(costs, counted=True):
@@ -62,33 +84,35 @@ def run_cost(measured: Measured | None) -> float:
     return measured.cost
 
 
-def faster_share(other, program, tie_band: float = 0.0):
+def faster_share(other, program, ties: Ties = EXACT):
     """How much `other` counts as faster than `program` (costs, scalars or arrays that
-    broadcast), in [0, 1]: 1 when other is cheaper by more than `tie_band` of the smaller
-    cost, 0 when dearer by more, 1/2 for equal costs and linear in log(program / other) in
-    between. With tie_band 0: 1, 0, or 1/2 for exactly equal costs. A finished run is
-    faster than a timed-out one (1 or 0); two timed-out runs tie (1/2). nan stays nan.
-    faster_share(a, b) + faster_share(b, a) == 1."""
+    broadcast), in [0, 1], by `ties`: with x = log(program / other) (> 0: other is cheaper),
+    1/2 while |x| <= log(1 + band), then linear in |x| up to 1 (x > 0) or down to 0 at
+    |x| = log(1 + band) + log(1 + ramp), decided beyond; with ramp 0 it steps at the band's
+    edge. A finished run is faster than a timed-out one (1 or 0); two timed-out runs tie
+    (1/2). nan stays nan. faster_share(a, b) + faster_share(b, a) == 1."""
     other, program = np.asarray(other, dtype=float), np.asarray(program, dtype=float)
+    band, ramp = math.log1p(ties.band), math.log1p(ties.ramp)
     with np.errstate(invalid="ignore", divide="ignore"):
         log_ratio = np.log(program) - np.log(other)  # > 0: other is cheaper
-        width = math.log1p(tie_band)
-        if width > 0:
-            share = np.clip(0.5 + 0.5 * log_ratio / width, 0.0, 1.0)
+        beyond = np.abs(log_ratio) - band  # > 0: outside the tie
+        if ramp > 0:
+            step = np.clip(beyond / ramp, 0.0, 1.0)
         else:
-            share = np.where(log_ratio > 0, 1.0, 0.0)
+            step = np.where(beyond > 0, 1.0, 0.0)
+        share = 0.5 + 0.5 * np.sign(log_ratio) * step
     share = np.where(np.isnan(log_ratio), np.nan, share)
     return np.where(other == program, 0.5, share)  # equal, both timed out, both zero
 
 
 def percentile_on_test(
-    program_cost: float, reference_costs: list[float], tie_band: float = 0.0
+    program_cost: float, reference_costs: list[float], ties: Ties = EXACT
 ) -> float | None:
     if not reference_costs:
         return None
     if program_cost == TIMED_OUT:
         return 100.0
-    faster = sum(float(faster_share(cost, program_cost, tie_band)) for cost in reference_costs)
+    faster = sum(float(faster_share(cost, program_cost, ties)) for cost in reference_costs)
     return 100.0 * faster / len(reference_costs)
 
 
@@ -96,7 +120,7 @@ def speed_percentile(
     program: dict[str, Measured],
     references: list[dict[str, Measured]],
     tests: list[str],
-    tie_band: float = 0.0,
+    ties: Ties = EXACT,
 ) -> float | None:
     """Mean per-test percentile of `program` over `tests` (see the module notes)."""
     if failed([run_cost(program.get(test)) for test in tests]):
@@ -105,7 +129,7 @@ def speed_percentile(
     for test in tests:
         mine = program[test]
         costs = [r[test].cost for r in references if test in r and r[test].correct]
-        score = percentile_on_test(mine.cost, costs, tie_band)
+        score = percentile_on_test(mine.cost, costs, ties)
         if score is not None:
             scores.append(score)
     return sum(scores) / len(scores) if scores else None

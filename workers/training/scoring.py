@@ -20,6 +20,7 @@ from workers.execution.checker import CheckerSettings
 from workers.execution.engine import Case, Program, lowest_cost, measure
 from workers.execution.isolation import SandboxError
 from workers.execution.noise import rank_jitter, repeat_stats
+from workers.execution.ranking import Ties
 from workers.execution.retries import SANDBOX_ERROR, counted
 from workers.execution.sandbox import Limits
 
@@ -65,7 +66,7 @@ def _round_costs(results, round_index: int) -> np.ndarray:
     return row
 
 
-def reference_rank_jitter(reference_reports, tie_band: float) -> float | None:
+def reference_rank_jitter(reference_reports, ties: Ties) -> float | None:
     """Rank jitter of the re-measured references (workers.execution.noise.rank_jitter), the
     mean over them: in each timing round, each reference's speed percentile among the other
     references from that round's runs alone; a reference's jitter is the range of its
@@ -83,7 +84,7 @@ def reference_rank_jitter(reference_reports, tie_band: float) -> float | None:
         costs = np.vstack([_round_costs(report.tests, round_index) for report in reports])
         for i in range(len(reports)):
             others = np.delete(costs, i, axis=0)
-            value = float(speed_percentiles(costs[i : i + 1], others, every, tie_band)[0])
+            value = float(speed_percentiles(costs[i : i + 1], others, every, ties)[0])
             percentiles[i].append(None if math.isnan(value) else value)
     jitters = [j for j in map(rank_jitter, percentiles) if j is not None]
     return statistics.fmean(jitters) if jitters else None
@@ -183,7 +184,7 @@ def score_group(
     timed = {n: s for n, s in runnable.items() if verdicts[int(n[1:])] == "OK"}
     interleave = config.reference_timing == "interleaved" and bool(problem.reference_programs)
     ranking = problem.runtimes.reference_costs
-    band = config.tie_band
+    ties = config.ties
     jitter = cv = None
     if timed and tests:
         measured = [Program(name, source, "python") for name, source in timed.items()]
@@ -198,11 +199,11 @@ def score_group(
             checker=problem.checker,
             workdir=workdir,
         )
-        band = max(band, NOISE_BAND_FACTOR * _median_gap(reports.values()))
+        ties = ties.widened(NOISE_BAND_FACTOR * _median_gap(reports.values()))
         cv = repeat_cv(reports.values())
         if interleave:
             jitter = reference_rank_jitter(
-                [reports[REFERENCE + name] for name, _ in references], band
+                [reports[REFERENCE + name] for name, _ in references], ties
             )
             ranking = np.vstack(
                 [_cost_row(reports[REFERENCE + name].tests) for name, _ in references]
@@ -226,10 +227,10 @@ def score_group(
         costs = costs / applied  # inf stays inf, nan stays nan
     correct = np.array([v == "OK" for v in verdicts])
     values = rewards(
-        config, problem.runtimes, costs, correct, step, ranking_costs=ranking, tie_band=band
+        config, problem.runtimes, costs, correct, step, ranking_costs=ranking, ties=ties
     )
     every = np.ones(tests, dtype=bool)
-    percentiles = speed_percentiles(costs, ranking, every, band)
+    percentiles = speed_percentiles(costs, ranking, every, ties)
     elapsed = time.monotonic() - started
     return [
         Score(
@@ -241,7 +242,7 @@ def score_group(
             ),
             costs=[None if math.isnan(c) else float(c) for c in costs[i]],
             seconds=elapsed,
-            tie_band=band,
+            tie_band=ties.band,
             rank_jitter=jitter,
             repeat_cv=cv,
             host_factor=applied,
