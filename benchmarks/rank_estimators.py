@@ -24,9 +24,12 @@ of before, the ramp from equal costs of before, bands and ramps around today's d
 the default rule is chosen on the same samples as the rules it replaced.
 
     .venv/bin/python benchmarks/rank_estimators.py [--problems sort-numbers big-sum]
-        [--remeasure 5] [--rounds 10] [--tie-band 0.06 --tie-ramp 0.20] [--samples FILE]
-    (--samples: a file of samples written by an earlier run, read instead of measuring;
-     without it the samples are written to var/bench/rank_samples.json)
+        [--remeasure 5] [--rounds 10] [--tie-band 0.08 --tie-ramp 0.30] [--loaded]
+        [--samples FILE] [--first-rounds K]
+    (--loaded: measured beside rank_jitter.py's bounded load, 2 busy processes;
+     --samples: a file of samples written by an earlier run, read instead of measuring;
+     --first-rounds: rank from each test's first K rounds, as timing_repeats K would;
+     without it the samples are written to var/bench/rank_samples[_loaded].json)
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 from _harness import ROOT, report  # noqa: E402
 from _pack import built  # noqa: E402
-from rank_jitter import DEMO_BUILD  # noqa: E402
+from rank_jitter import DEMO_BUILD, burners  # noqa: E402
 
 from workers.execution.engine import Program, measure  # noqa: E402
 from workers.execution.ranking import (  # noqa: E402
@@ -160,13 +163,17 @@ TIE_RULES = [
     Ties(0.06, 0.20),
     Ties(0.06, 0.30),
     Ties(0.08, 0.20),
+    Ties(0.08, 0.30),
     Ties(0.10, 0.20),
+    Ties(0.10, 0.30),
 ]
 
 
-def jitter_and_noise(samples: dict, estimator: str, ties: Ties) -> tuple[list, list]:
+def jitter_and_noise(
+    samples: dict, estimator: str, ties: Ties, rounds: int | None = None
+) -> tuple[list, list]:
     """Each candidate's rank jitter, and each (program, test)'s copy noise (sd of the log
-    ratio to its copy over the re-measurements)."""
+    ratio to its copy over the re-measurements), from the first `rounds` rounds (all)."""
     jitters, noise = [], []
     for remeasurements in samples.values():
         names = sorted(remeasurements[0])
@@ -177,7 +184,8 @@ def jitter_and_noise(samples: dict, estimator: str, ties: Ties) -> tuple[list, l
         copy = np.zeros((len(remeasurements), tests, len(candidates)))
         for r, measured in enumerate(remeasurements):
             for t in range(tests):
-                ratios = log_ratios(round_matrix(measured, order, t), estimator)
+                matrix = round_matrix(measured, order, t)[:, :rounds]
+                ratios = log_ratios(matrix, estimator)
                 per_test[r, t] = percentiles(ratios, len(candidates), ties)
                 copy[r, t] = np.diag(ratios[: len(candidates), len(candidates) :])
         speed = per_test.mean(axis=1)  # (remeasure, C): the mean over the tests
@@ -195,10 +203,10 @@ def jitter_figures(jitters: list) -> dict:
     }
 
 
-def figures(samples: dict, ties: Ties) -> dict:
+def figures(samples: dict, ties: Ties, rounds: int | None) -> dict:
     results = {}
     for estimator in ESTIMATORS:
-        jitters, noise = jitter_and_noise(samples, estimator, ties)
+        jitters, noise = jitter_and_noise(samples, estimator, ties, rounds)
         results[estimator] = {
             "copy_noise_pct": round(100 * float(np.median(noise)), 2),
             **jitter_figures(jitters),
@@ -207,7 +215,7 @@ def figures(samples: dict, ties: Ties) -> dict:
     rules = {}
     for rule in TIE_RULES:
         rules[f"band {rule.band:g}, ramp {rule.ramp:g}"] = jitter_figures(
-            jitter_and_noise(samples, "lowest", rule)[0]
+            jitter_and_noise(samples, "lowest", rule, rounds)[0]
         )
         print("lowest,", rule, rules[f"band {rule.band:g}, ramp {rule.ramp:g}"], file=sys.stderr)
     results["lowest_by_tie_rule"] = rules
@@ -221,10 +229,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--tie-band", type=float, default=DEFAULT_TIE_BAND)
     parser.add_argument("--tie-ramp", type=float, default=DEFAULT_TIE_RAMP)
+    parser.add_argument("--loaded", action="store_true", help="measure beside 2 busy processes")
+    parser.add_argument(
+        "--first-rounds", type=int, help="rank from the first K rounds only (timing_repeats K)"
+    )
     parser.add_argument("--samples", type=Path, help="samples of an earlier run, not measured")
     args = parser.parse_args()
     if args.remeasure < 2 or args.rounds < 1:
         parser.error("--remeasure must be at least 2 and --rounds at least 1")
+    if args.first_rounds is not None and args.first_rounds < 1:
+        parser.error("--first-rounds must be at least 1")
     if not 0 <= args.tie_band < 1:
         parser.error("--tie-band must be a share in [0, 1)")
     if not 0 <= args.tie_ramp <= 4:
@@ -234,8 +248,9 @@ def main() -> None:
     if args.samples:
         samples = json.loads(args.samples.read_text())
     else:
-        samples = collect(args.problems, args.remeasure, args.rounds)
-        written = ROOT / "var" / "bench" / "rank_samples.json"
+        with burners(2 if args.loaded else 0):
+            samples = collect(args.problems, args.remeasure, args.rounds)
+        written = ROOT / "var" / "bench" / f"rank_samples{'_loaded' if args.loaded else ''}.json"
         written.parent.mkdir(parents=True, exist_ok=True)
         written.write_text(json.dumps(samples))
         print(f"samples: {written}", file=sys.stderr)
@@ -243,9 +258,11 @@ def main() -> None:
         "rank_estimators",
         {
             "problems": list(samples),
+            "condition": "loaded" if args.loaded else "idle",
             "tie_band": args.tie_band,
             "tie_ramp": args.tie_ramp,
-            **figures(samples, Ties(args.tie_band, args.tie_ramp)),
+            "first_rounds": args.first_rounds,
+            **figures(samples, Ties(args.tie_band, args.tie_ramp), args.first_rounds),
         },
     )
 

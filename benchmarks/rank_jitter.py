@@ -21,12 +21,13 @@ The experiment, as a user meets it:
 
     .venv/bin/python benchmarks/rank_jitter.py [--problems sort-numbers ...] [--remeasure 5]
         [--methods interleaved instructions] [--conditions idle loaded]
-        [--repeats 10 --settle 0.005 --tie-band 0.06 --tie-ramp 0.2]   (the interleaved method's)
+        [--repeats 10 --settle 0.005 --tie-band 0.08 --tie-ramp 0.3]   (the interleaved method's)
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import statistics
 import sys
@@ -62,6 +63,20 @@ METHODS = {
 def burn() -> None:
     while True:
         pass
+
+
+@contextlib.contextmanager
+def burners(count: int):
+    """`count` busy processes (the benchmarks' bounded load: one per core), stopped after."""
+    started = [multiprocessing.Process(target=burn, daemon=True) for _ in range(count)]
+    for process in started:
+        process.start()
+    try:
+        yield
+    finally:
+        for process in started:
+            process.terminate()
+            process.join()
 
 
 def instruction_jitter(problem, remeasure: int, work: Path) -> dict[str, float | None]:
@@ -103,8 +118,8 @@ def main() -> None:
     parser.add_argument("--conditions", nargs="+", default=["idle", "loaded"])
     parser.add_argument("--repeats", type=int, help="interleaved: timing_repeats (default 5)")
     parser.add_argument("--settle", type=float, help="interleaved: timing_settle (default 0.02)")
-    parser.add_argument("--tie-band", type=float, help="interleaved: tie_band (default 0.06)")
-    parser.add_argument("--tie-ramp", type=float, help="interleaved: tie_ramp (default 0.20)")
+    parser.add_argument("--tie-band", type=float, help="interleaved: tie_band (default 0.08)")
+    parser.add_argument("--tie-ramp", type=float, help="interleaved: tie_ramp (default 0.30)")
     args = parser.parse_args()
     chosen = {
         name: value
@@ -143,14 +158,10 @@ def main() -> None:
     }
     results: dict = {}
     for condition in args.conditions:
-        burners = []
-        if condition == "loaded":
-            burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(2)]
-            for b in burners:
-                b.start()
-        try:
+        with burners(2 if condition == "loaded" else 0):
             for method in args.methods:
                 jitters: list[float | None] = []
+                bands: list[float] = []  # the tie band each scoring widened to
                 seconds = 0.0
                 per_problem = {}
                 for problem in builds["before" if method == "stored" else "now"]:
@@ -166,6 +177,7 @@ def main() -> None:
                             workdir=work,
                         )
                         found, seconds = check.jitter, seconds + check.seconds
+                        bands += check.tie_bands
                     jitters += list(found.values())
                     per_problem[problem.slug] = {k.rsplit("/", 1)[-1]: v for k, v in found.items()}
                 results[f"{method}/{condition}"] = {
@@ -173,13 +185,16 @@ def main() -> None:
                     "scoring_s_per_group": round(seconds / args.remeasure / len(builds["now"]), 2)
                     if seconds
                     else None,
+                    "tie_band_min_median_max": [
+                        round(min(bands), 3),
+                        round(statistics.median(bands), 3),
+                        round(max(bands), 3),
+                    ]
+                    if bands
+                    else None,
                     "per_program": per_problem,
                 }
                 print(method, condition, summary(jitters), file=sys.stderr)
-        finally:
-            for b in burners:
-                b.terminate()
-                b.join()
     report(
         "rank_jitter",
         {

@@ -76,11 +76,11 @@ class RewardConfig:
     tie_band: float = bounded(DEFAULT_TIE_BAND, 0, 0.99)
     """Ranking: a program and a reference whose costs differ by at most this share of the
     smaller one are a tie, 1/2 each (workers.execution.ranking.Ties; DEFAULT_TIE_BAND says
-    why 0.06). The scorer widens it to the noise it measured."""
+    why 0.08). The scorer widens it to the noise it measured."""
     tie_ramp: float = bounded(DEFAULT_TIE_RAMP, 0, 4)
     """Ranking: beyond the tie band a comparison is graded over this further share of the
     smaller cost, linearly in log(cost ratio), so a ratio crossing the band's edge moves a
-    rank by a fraction of a comparison (DEFAULT_TIE_RAMP says why 0.20); 0: decided at the
+    rank by a fraction of a comparison (DEFAULT_TIE_RAMP says why 0.30); 0: decided at the
     edge."""
     reference_timing: str = "interleaved"
     """interleaved: the problem's correct references are re-measured in the same job as the

@@ -23,6 +23,7 @@ from workers.execution.engine import (
 )
 from workers.execution.ranking import (
     DEFAULT_TIE_BAND,
+    DEFAULT_TIE_RAMP,
     EXACT,
     TIMED_OUT,
     Ties,
@@ -147,7 +148,7 @@ def test_a_reward_config_ranks_by_its_band_and_ramp_and_a_bad_ramp_is_named():
     assert speed(tie_band=0.06, tie_ramp=0.20) == pytest.approx([50 / 3, 100 * share / 3])
     assert speed(tie_band=0.06, tie_ramp=0.0) == pytest.approx([50 / 3, 100 / 3])
     assert speed(tie_band=0.0, tie_ramp=0.0) == pytest.approx([100 / 3, 100 / 3])
-    assert RewardConfig("defaults").ties == Ties(DEFAULT_TIE_BAND, 0.20)
+    assert RewardConfig("defaults").ties == Ties(DEFAULT_TIE_BAND, DEFAULT_TIE_RAMP)
     with pytest.raises(ValueError, match="tie_ramp"):
         RewardConfig.from_dict({"name": "w", "tie_ramp": -0.1})
 
