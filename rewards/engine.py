@@ -76,7 +76,12 @@ class RewardConfig:
     tie_band: float = bounded(DEFAULT_TIE_BAND, 0, 0.99)
     """Ranking: a program and a reference whose costs differ by at most this share of the
     smaller one are a tie, 1/2 each (workers.execution.ranking.Ties; DEFAULT_TIE_BAND says
-    why 0.08). The scorer widens it to the noise it measured."""
+    why 0.08)."""
+    noise_band_factor: float = bounded(0.0, 0, 20)
+    """Ranking: the scorer widens tie_band to this many times the noise it measured (the
+    median gap between the two lowest runs of everything a job measured); 0: the band stays
+    as set. Off by default: a band that moves between scorings moves every graded rank with
+    it (3, the old default, gave rank jitter p95 4.9 under load, docs/benchmarks.md)."""
     tie_ramp: float = bounded(DEFAULT_TIE_RAMP, 0, 4)
     """Ranking: beyond the tie band a comparison is graded over this further share of the
     smaller cost, linearly in log(cost ratio), so a ratio crossing the band's edge moves a

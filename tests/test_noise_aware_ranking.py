@@ -256,4 +256,18 @@ def test_a_rank_check_reports_the_same_percentiles_for_programs_far_apart(sum_ca
     assert all(0 <= p < 100 / 3 for p in check.percentiles["fast"]), check.percentiles
     assert all(200 / 3 < p <= 100 for p in check.percentiles["slow"]), check.percentiles
     assert all(0 <= j < 100 / 3 for j in check.jitter.values()), check.jitter
-    assert all(band >= DEFAULT_TIE_BAND for band in check.tie_bands)
+    assert check.tie_bands == [DEFAULT_TIE_BAND] * 2  # the configured band: none widened
+
+
+def test_a_config_with_a_noise_band_factor_widens_the_band_to_the_noise_the_job_measured(
+    sum_case, monkeypatch
+):
+    root, case = sum_case
+    problem = _problem(root, case, [[1e-4], [2e-4], [3e-4]], True)
+    monkeypatch.setattr("workers.training.scoring._median_gap", lambda reports: 0.02)
+    fixed = score_group([FAST], problem, RewardConfig("fixed"))[0]
+    widened = score_group([FAST], problem, RewardConfig("wide", noise_band_factor=5))[0]
+    narrow = score_group([FAST], problem, RewardConfig("narrow", noise_band_factor=2))[0]
+    assert fixed.tie_band == DEFAULT_TIE_BAND  # 0: as configured, whatever the noise
+    assert widened.tie_band == pytest.approx(0.10)  # 5 x 2%
+    assert narrow.tie_band == DEFAULT_TIE_BAND  # 2 x 2% is inside the configured band

@@ -26,8 +26,6 @@ from workers.execution.sandbox import Limits
 
 FORMAT = "FORMAT"  # no program in the completion
 REFERENCE = "ref:"  # measured-program names of the re-measured references
-NOISE_BAND_FACTOR = 3.0
-"""The tie band is at least this many times the median gap between the two lowest runs."""
 
 
 def _cost_row(results) -> np.ndarray:
@@ -156,8 +154,9 @@ def score_group(
        Ranked against stored references, the costs are divided by `host_factor` (this
        host's anchor cost / the references' host's: workers/timing/calibration.py), which
        puts them on the stored references' scale; re-measured references need no factor.
-    4. The tie band is the config's, widened to NOISE_BAND_FACTOR x the median gap between
-       the two lowest runs of everything measured (the noise this job saw).
+    4. The ties are the config's (tie_band, tie_ramp); with `noise_band_factor` the band is
+       widened to that many times the median gap between the two lowest runs of everything
+       measured (the noise this job saw).
     5. rewards.engine turns costs and correctness into rewards (filters, limits, ranking
        against the references, re-measured or stored, combination, gating) and speed
        percentiles.
@@ -199,7 +198,8 @@ def score_group(
             checker=problem.checker,
             workdir=workdir,
         )
-        ties = ties.widened(NOISE_BAND_FACTOR * _median_gap(reports.values()))
+        if config.noise_band_factor:
+            ties = ties.widened(config.noise_band_factor * _median_gap(reports.values()))
         cv = repeat_cv(reports.values())
         if interleave:
             jitter = reference_rank_jitter(
