@@ -88,7 +88,8 @@ def test_graded_negatives_order_wrong_below_slow_below_fast():
 
 
 def test_weighted_sum_by_hand_and_without_gating():
-    config = RewardConfig("weighted", combination="weighted")
+    # exact ties: the percentiles worked out by hand above (the default ramp grades 1.33x)
+    config = RewardConfig("weighted", combination="weighted", tie_band=0.0, tie_ramp=0.0)
     got = rewards(config, PROBLEM, PROGRAMS, CORRECT)
     assert got == pytest.approx([1.0, 0.5 + 0.5 * (1 - 125 / 300), 0.5 + 0.5 / 3, 0.0, 0.5])
     ungated = dataclasses.replace(config, gate_on_correctness=False)

@@ -59,6 +59,7 @@ class Ties:
 
 
 EXACT = Ties()
+DEFAULT_TIES = Ties(DEFAULT_TIE_BAND, DEFAULT_TIE_RAMP)
 
 
 def failed(costs, counted=True):

@@ -10,7 +10,7 @@ from workers.execution.engine import CaseResult, ExecutionReport, Program, lowes
 from workers.execution.isolation import active_isolation
 from workers.execution.noise import rank_jitter, repeat_stats
 from workers.execution.package import load_package
-from workers.execution.ranking import DEFAULT_TIE_BAND, TIMED_OUT, Measured, speed_percentile
+from workers.execution.ranking import DEFAULT_TIES, TIMED_OUT, Measured, speed_percentile
 from workers.execution.retries import SANDBOX_ERROR, SandboxCounts, counted
 from workers.execution.sandbox import Limits
 
@@ -31,10 +31,10 @@ def measured(report: ExecutionReport, *, as_reference: bool) -> dict[str, Measur
 def program_speed_percentile(
     program: ExecutionReport, references: list[ExecutionReport], ranked_tests: list[str]
 ) -> float | None:
-    """Ranked by the lowest of the repeats, ties within DEFAULT_TIE_BAND (docs/metrics.md)."""
+    """Ranked by the lowest of the repeats, ties by DEFAULT_TIES (docs/metrics.md)."""
     mine = measured(program, as_reference=False)
     theirs = [measured(r, as_reference=True) for r in references]
-    return speed_percentile(mine, theirs, ranked_tests, DEFAULT_TIE_BAND)
+    return speed_percentile(mine, theirs, ranked_tests, DEFAULT_TIES)
 
 
 def test_row(result: CaseResult) -> dict:
