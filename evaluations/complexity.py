@@ -1,10 +1,11 @@
 """Empirical scaling exponents: run programs on inputs of growing size from a problem's
 generator and fit log(CPU time) against log(size) (evaluations.metrics.scaling_exponent).
 
-Plain Python over the sandbox (workers.execution): no Django. Programs are interleaved size
-by size so that they see the same machine state; each point is the fastest of a few runs
-(noise on this machine only ever adds time); an empty program's time is the start-up cost
-taken off every point.
+Plain Python over the sandbox (workers.execution): no Django. Each round runs every program
+at every size, smallest first, so that the programs and the sizes see the same machine
+state (measured size after size, this VM's speed moving between sizes bent a quadratic
+program's exponent to 1.55); each point is the fastest of the rounds (noise on this machine
+only ever adds time); an empty program's time is the start-up cost taken off every point.
 """
 
 from __future__ import annotations
@@ -87,12 +88,13 @@ def _measure_scaling(programs, generator_code, size, seed, cap_s, repeats, fract
         listed = [Program(name, source, "python") for name, source in programs.items()]
         listed.append(Program("__startup__", STARTUP_PROGRAM, "python"))
         limits = Limits(cpu_seconds=cap_s, wall_seconds=3 * cap_s + 5)
-        costs: dict[str, list[float]] = {p.name: [] for p in listed}
-        failed: set[str] = set()
-        for case in cases:  # size by size, every program at each, `repeats` rounds
-            best = dict.fromkeys(costs, math.inf)
-            for _ in range(repeats):
-                running = [p for p in listed if p.name not in failed]
+        best = {p.name: [math.inf] * len(cases) for p in listed}
+        stopped = dict.fromkeys(best, len(cases))  # a program's first size that failed
+        for _ in range(repeats):  # each round: every program at every size
+            for index, case in enumerate(cases):
+                running = [p for p in listed if index < stopped[p.name]]
+                if not running:
+                    continue
                 (root / "out").mkdir()
                 outputs = collect_outputs(
                     running, [case], root / "out", limits=limits, workdir=root
@@ -101,12 +103,13 @@ def _measure_scaling(programs, generator_code, size, seed, cap_s, repeats, fract
                 for name, by_case in outputs.items():
                     result, _ = by_case[case.name]
                     if result.verdict == "OK" and result.cpu_s is not None:
-                        best[name] = min(best[name], result.cpu_s)
-                    else:  # failed or past the cap: not run again
-                        failed.add(name)
-                        best[name] = math.inf
-            for name, value in best.items():
-                costs[name].append(value)
+                        best[name][index] = min(best[name][index], result.cpu_s)
+                    else:  # failed or past the cap: no point here nor at a larger size
+                        stopped[name] = index
+        costs: dict[str, list[float]] = {
+            name: [cost if index < stopped[name] else math.inf for index, cost in enumerate(row)]
+            for name, row in best.items()
+        }
         startup = min(costs.pop("__startup__"))
         startup = startup if math.isfinite(startup) else 0.0
         return ScalingReport(
