@@ -9,11 +9,16 @@ export SECRET_KEY="${SECRET_KEY:-test-only-secret-key}"
 export DB_CONN_MAX_AGE=0
 unset DEBUG DATABASE_URL REDIS_URL CELERY_BROKER_URL
 want_services="${CODEOPT_TEST_SERVICES:-0}"
+# Two pytest-xdist workers, a test file each at a time (its module fixtures built once); each
+# worker has backends of its own (tests/support/parallel.py). CODEOPT_TEST_WORKERS=0: one process.
+workers="${CODEOPT_TEST_WORKERS:-2}"
+parallel=()
+[[ "$workers" != "0" ]] && parallel=(-n "$workers" --dist loadfile)
 [[ "${CI:-}" == "true" ]] && want_services=1
 
 $PY -m ruff check .
 echo "== pass 1: embedded defaults (SQLite, filesystem broker, in-process channel layer)"
-CODEOPT_TEST_SERVICES=0 CODEOPT_VAR_DIR="$PWD/var/test-embedded" $PY -m pytest "$@"
+CODEOPT_TEST_SERVICES=0 CODEOPT_VAR_DIR="$PWD/var/test-embedded" $PY -m pytest "${parallel[@]}" "$@"
 
 if [[ "$want_services" == "1" ]]; then
   echo "== pass 2: PostgreSQL, Redis channel layer, Redis broker"
@@ -22,5 +27,5 @@ if [[ "$want_services" == "1" ]]; then
   DATABASE_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/codeopt}" \
   REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}" \
   CELERY_BROKER_URL="${TEST_BROKER_URL:-redis://127.0.0.1:6379/1}" \
-    $PY -m pytest "$@"
+    $PY -m pytest "${parallel[@]}" "$@"
 fi

@@ -16,7 +16,7 @@ from tests.test_training_runs import start_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-STEPS = 6
+STEPS = 16  # enough that the run still trains after the zoom, however slow the browser
 CHART = '.chart[data-key="rewards/mean"]'
 WORKER_S = 240  # loading torch, warm start and STEPS steps on a busy 2-core machine
 

@@ -35,6 +35,12 @@ def heartbeat():
     )
 
 
+def hostnames(body: dict) -> list[str]:
+    """The workers /healthz lists (beside the test's heartbeat, the session's real Celery
+    worker's, once it has started)."""
+    return [worker["hostname"] for worker in body["workers"]["seen"]]
+
+
 def test_an_anonymous_caller_learns_only_that_it_is_up(heartbeat):
     response = Client().get("/healthz")
     assert response.status_code == 200
@@ -62,7 +68,7 @@ def test_a_signed_in_user_sees_each_dependency_and_the_workers(signed_in, heartb
     }
     assert body["broker"]["ok"] is True
     assert body["channel_layer"]["ok"] is True
-    assert body["workers"]["seen"][0]["hostname"] == "timing-7@rack-3"
+    assert "timing-7@rack-3" in hostnames(body)
     assert set(body["queues"]["depth"]) == {"default", "timing"}
     assert body["sandbox"]["isolation"] in ("cgroup-v2", "cgroup-v1", "uid-pool")
 
@@ -70,7 +76,7 @@ def test_a_signed_in_user_sees_each_dependency_and_the_workers(signed_in, heartb
 def test_an_api_token_sees_the_details_too(alice, heartbeat):
     body = token_client(alice).get("/healthz").json()
     assert DETAILS <= set(body)
-    assert body["workers"]["seen"][0]["hostname"] == "timing-7@rack-3"
+    assert "timing-7@rack-3" in hostnames(body)
 
 
 def test_a_signed_in_user_sees_which_dependency_is_down_and_why(signed_in, monkeypatch):
