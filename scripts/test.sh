@@ -13,7 +13,8 @@ want_services="${CODEOPT_TEST_SERVICES:-0}"
 # worker has backends of its own (tests/support/parallel.py). CODEOPT_TEST_WORKERS=0: one process.
 workers="${CODEOPT_TEST_WORKERS:-2}"
 parallel=()
-[[ "$workers" != "0" ]] && parallel=(-n "$workers" --dist loadfile)
+# (-p: the plugin must run before Django reads its settings; `python -m` puts tests/ in reach)
+[[ "$workers" != "0" ]] && parallel=(-n "$workers" --dist loadfile -p tests.support.parallel)
 [[ "${CI:-}" == "true" ]] && want_services=1
 
 $PY -m ruff check .

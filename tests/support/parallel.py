@@ -1,5 +1,6 @@
-"""Each pytest-xdist worker gets backends of its own (loaded with `-p tests.support.parallel`,
-before Django reads its settings).
+"""Each pytest-xdist worker gets backends of its own (`scripts/test.sh` loads this with
+`-p tests.support.parallel`, before Django reads its settings; `python -m pytest -n 2 -p
+tests.support.parallel` does the same by hand).
 
 `scripts/test.sh` runs each pass on two workers. Their session fixtures start a Celery
 worker and a daphne each, so what those processes share must be split: the var folder (the
@@ -27,18 +28,19 @@ def _own_redis_db(url: str, index: int) -> str:
     return f"{match[1]}/{int(match[2]) + 2 * index}"
 
 
-def split_backends() -> None:
-    if not WORKER:
+def split_backends(environ=os.environ, worker: str = WORKER) -> None:
+    """Rewrite `environ` for the xdist worker `worker` (nothing without one)."""
+    if not worker:
         return
-    index = int(WORKER.removeprefix("gw"))
-    root = Path(os.environ.get("CODEOPT_VAR_DIR") or Path(__file__).parents[2] / "var")
-    os.environ["CODEOPT_VAR_DIR"] = str(root / WORKER)
-    broker = os.environ.get("CELERY_BROKER_URL", "")
+    index = int(worker.removeprefix("gw"))
+    root = Path(environ.get("CODEOPT_VAR_DIR") or Path(__file__).parents[2] / "var")
+    environ["CODEOPT_VAR_DIR"] = str(root / worker)
+    broker = environ.get("CELERY_BROKER_URL", "")
     if broker.startswith("redis"):
-        os.environ["CELERY_BROKER_URL"] = _own_redis_db(broker, index)
-    if os.environ.get("REDIS_URL"):
-        prefix = os.environ.get("REDIS_CHANNEL_PREFIX") or "asgi"
-        os.environ["REDIS_CHANNEL_PREFIX"] = f"{prefix}-{WORKER}"
+        environ["CELERY_BROKER_URL"] = _own_redis_db(broker, index)
+    if environ.get("REDIS_URL"):
+        prefix = environ.get("REDIS_CHANNEL_PREFIX") or "asgi"
+        environ["REDIS_CHANNEL_PREFIX"] = f"{prefix}-{worker}"
 
 
 split_backends()
