@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
 import platform
 import signal
@@ -158,6 +159,25 @@ def post_points(url: str, token: str, run_id: int, step: int, keys: list[str]) -
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         response.read()
+
+
+def burn() -> None:
+    while True:
+        pass
+
+
+@contextlib.contextmanager
+def burners(count: int):
+    """`count` busy processes (the benchmarks' bounded load: one per core), stopped after."""
+    started = [multiprocessing.Process(target=burn, daemon=True) for _ in range(count)]
+    for process in started:
+        process.start()
+    try:
+        yield
+    finally:
+        for process in started:
+            process.terminate()
+            process.join()
 
 
 def machine() -> str:

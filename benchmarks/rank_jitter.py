@@ -27,8 +27,6 @@ The experiment, as a user meets it:
 from __future__ import annotations
 
 import argparse
-import contextlib
-import multiprocessing
 import statistics
 import sys
 import tempfile
@@ -39,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
-from _harness import report  # noqa: E402
+from _harness import burners, report  # noqa: E402
 from _pack import built  # noqa: E402
 
 from problems.pipeline.model import PipelineConfig  # noqa: E402
@@ -58,25 +56,6 @@ METHODS = {
     ),
     "interleaved": RewardConfig(name="interleaved"),
 }
-
-
-def burn() -> None:
-    while True:
-        pass
-
-
-@contextlib.contextmanager
-def burners(count: int):
-    """`count` busy processes (the benchmarks' bounded load: one per core), stopped after."""
-    started = [multiprocessing.Process(target=burn, daemon=True) for _ in range(count)]
-    for process in started:
-        process.start()
-    try:
-        yield
-    finally:
-        for process in started:
-            process.terminate()
-            process.join()
 
 
 def instruction_jitter(problem, remeasure: int, work: Path) -> dict[str, float | None]:

@@ -39,7 +39,9 @@ $PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing,
   --concurrency 3 --hostname "main@%h" &
 pids+=($!)
 # One training worker, as on a machine with one GPU: the demo's two runs train one after the other.
-$PY -m celery -A codeopt_site worker --loglevel warning --queues gpu --pool threads \
+# On the CPU it trains with one torch thread: torch's OpenMP threads spin on every core while
+# they wait, taking the core the timing jobs measure on (benchmarks/torch_threads.py).
+OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" $PY -m celery -A codeopt_site worker --loglevel warning --queues gpu --pool threads \
   --concurrency 1 --hostname "gpu@%h" &
 pids+=($!)
 

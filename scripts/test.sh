@@ -12,6 +12,11 @@ want_services="${CODEOPT_TEST_SERVICES:-0}"
 # Two pytest-xdist workers, a test file each at a time (its module fixtures built once); each
 # worker has backends of its own (tests/support/parallel.py). CODEOPT_TEST_WORKERS=0: one process.
 workers="${CODEOPT_TEST_WORKERS:-2}"
+# One torch (OpenMP) thread per process: the two workers, their Celery workers and the
+# sandboxed programs share 2 cores, and idle OpenMP threads spin on them (20 warm-start
+# steps of the tiny model: 12.5 s of CPU with torch's default 2 threads beside a loaded
+# neighbour, 1.1 s with one; docs/benchmarks.md)
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 parallel=()
 # (-p: the plugin must run before Django reads its settings; `python -m` puts tests/ in reach)
 [[ "$workers" != "0" ]] && parallel=(-n "$workers" --dist loadfile -p tests.support.parallel)

@@ -76,7 +76,16 @@ def test_a_run_page_draws_short_series_fractions_and_group_kinds_and_keeps_zoom_
     assert page.evaluate(f"{chart('groups/kinds')}._fullLayout.yaxis.range") == [0, 1]
 
     # the user zooms one chart and hides a kind in another (a click on its legend entry)
-    page.evaluate(f"Plotly.relayout({chart('rewards/mean')}, {{'xaxis.range': [1, 3]}})")
+    rewards = page.locator('.chart[data-key="rewards/mean"]')
+    rewards.scroll_into_view_if_needed()
+    box = rewards.locator(".nsewdrag").bounding_box()  # a drag along the step axis
+    middle = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + box["width"] * 0.3, middle)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.6, middle, steps=5)
+    page.mouse.up()
+    zoomed = page.evaluate(f"{chart('rewards/mean')}.layout.xaxis.range")
+    assert zoomed and 0 < zoomed[0] < zoomed[1] < 4
     legend = page.locator('.chart[data-key="groups/kinds"] .legend .traces')
     legend.filter(has_text="mixed").locator(".legendtoggle").click()
     hidden = f"{chart('groups/kinds')}._fullData.find((t) => t.meta.key === 'groups/mixed')"
@@ -90,7 +99,8 @@ def test_a_run_page_draws_short_series_fractions_and_group_kinds_and_keeps_zoom_
     )
     page.wait_for_function(f"{chart('rewards/mean')}?.dataset.points === '6'", timeout=5_000)
     page.wait_for_function(f"{chart('groups/kinds')}?.dataset.points === '16'", timeout=5_000)
-    assert page.evaluate(f"{chart('rewards/mean')}._fullLayout.xaxis.range") == [1, 3]
+    assert page.evaluate(f"{chart('rewards/mean')}._fullLayout.xaxis.range") == zoomed
+    assert page.evaluate(f"{chart('rewards/mean')}.layout.xaxis.autorange") is False
     assert page.evaluate(f"{hidden}.visible") == "legendonly"
     assert page.evaluate(f"{chart('groups/kinds')}.data[0].x.length") == 4
 
@@ -98,7 +108,6 @@ def test_a_run_page_draws_short_series_fractions_and_group_kinds_and_keeps_zoom_
     page.check("#log-scale")
     page.wait_for_function(f"{chart('eval/p100')}?.dataset.note !== ''", timeout=5_000)
     page.wait_for_function(f"{chart('rewards/mean')}?.dataset.scale === 'log'", timeout=5_000)
-    rewards = page.locator('.chart[data-key="rewards/mean"]')
     assert "3 values ≤ 0 not drawn" in rewards.inner_text()  # -0.2, -0.1 and 0
     p100 = page.locator('.chart[data-key="eval/p100"]')
     assert p100.get_attribute("data-scale") == "linear"
