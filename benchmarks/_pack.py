@@ -27,10 +27,9 @@ from problems.pipeline.model import (  # noqa: E402
     ProblemOutcome,
     SourceProblem,
     SourceSolution,
-    SourceTest,
+    written_source_problem,
 )
 from rewards.engine import ProblemRuntimes  # noqa: E402
-from workers.execution.checker import CheckerSettings  # noqa: E402
 from workers.execution.engine import Case  # noqa: E402
 from workers.training.scoring import ScoringProblem  # noqa: E402
 
@@ -53,26 +52,15 @@ def source_problem(slug: str, folder: Path) -> SourceProblem:
 def imported_source_problem(imported, folder: Path) -> SourceProblem:
     """The pipeline's SourceProblem of an ImportedProblem (any importer's), its tests
     written under `folder`."""
-    tests = []
-    for index, test in enumerate(imported.tests):
-        base = folder / f"own-{index}"
-        base.with_suffix(".in").write_bytes(test.input)
-        base.with_suffix(".ans").write_bytes(test.answer)
-        tests.append(
-            SourceTest(test.name, test.kind, base.with_suffix(".in"), base.with_suffix(".ans"))
-        )
-    return SourceProblem(
-        slug=imported.slug,
-        time_limit_s=imported.time_limit_s,
-        checker=CheckerSettings(**imported.checker),
-        tests=tests,
-        solutions=[
+    return written_source_problem(
+        imported,
+        folder,
+        imported.tests,
+        [
             SourceSolution(s["name"], s["language"], s["code"], s["verdict_label"])
             for s in imported.solutions
         ],
-        generators=imported.generators,
-        statement=imported.statement,
-        memory_mb=imported.memory_limit_mb or 512,
+        imported.generators,
     )
 
 

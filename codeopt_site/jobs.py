@@ -13,7 +13,9 @@
 - `JobTask`: the Celery task class of every job: a job that loses its database goes back
   to the broker instead of being acknowledged and lost. A task that names its row's model
   (`job_model="app.Model"`, its one argument the row's pk) is sent again when the worker
-  running it stops beating (workers/process/rescue.py).
+  running it stops beating (workers/process/rescue.py). `job_task` declares one.
+- `create_job`: a job's row from its checked request; `job_table_row`: what every page's
+  table of jobs shows of one.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import fields as dataclass_fields
 from datetime import timedelta
 
-from celery import Task
+from celery import Task, shared_task
 from celery.exceptions import Reject
 from django.apps import apps as django_apps
 from django.conf import settings
@@ -165,6 +168,22 @@ class JobTask(Task):
         return Reject(str(problem), requeue=True)
 
 
+def job_task(name: str, *, job_model: str = "", acked_at_end: bool = False):
+    """The Celery decorator of a job's task (`@job_task("workers.x", ...)`): bound (the task
+    names its worker, `worker_name`), of class JobTask, `name` as the task routes and queued
+    messages know it.
+
+    - `job_model`: "app.Model" of the row its one argument names (JobTask.job_model).
+    - `acked_at_end`: its message is acknowledged after the job ends, not when a worker takes
+      it: a worker that dies mid-job hands the message back (`reject_on_worker_lost`) and the
+      job starts over (`claim`); one that finished is not run twice. For jobs whose work dies
+      with their worker (timing, training, scoring, evaluations)."""
+    options = {"acks_late": True, "reject_on_worker_lost": True} if acked_at_end else {}
+    if job_model:
+        options["job_model"] = job_model
+    return shared_task(bind=True, base=JobTask, name=name, **options)
+
+
 def _connection_answers() -> bool:
     """This thread's database connection is open and runs a query: an error raised on it was
     the query's, not a lost database. (Every atomic block has been left, so a transaction the
@@ -237,6 +256,17 @@ class Job(models.Model):
 
 
 ENDED = (JobStatus.DONE, JobStatus.FAILED)
+
+
+def create_job(model, request, **fields) -> Job:
+    """A new row of job `model` holding every field of `request` (a checked request, a
+    dataclass) that is one of the model's columns, with `fields` (owner, team ...) over them.
+    The request's other fields (the rows that go to other tables) are the caller's to store.
+    Precondition: `request` passed its check_* function, so its values fit the columns."""
+    columns = {column.name for column in model._meta.concrete_fields}
+    values = {f.name: getattr(request, f.name) for f in dataclass_fields(request)}
+    stored = {name: value for name, value in values.items() if name in columns}
+    return model.objects.create(**{**stored, **fields})
 
 
 def remaining_s(done: float, total: float, elapsed_s: float) -> float | None:
@@ -327,6 +357,21 @@ def shown_status(job, beats: dict[str, tuple] | None = None) -> tuple[str, str]:
         if lost:
             return "lost", f"{lost}: a live worker sends it again"
     return status, error
+
+
+def job_table_row(job: Job, beats: dict[str, tuple] | None = None) -> dict:
+    """What every page's table of jobs shows of one (pages add the job's own figures): the
+    status as shown (a dead worker's job is "lost", with why), progress and stage, the start
+    of the error. `beats`: heartbeats(), read once for a whole table."""
+    status, error = shown_status(job, beats)
+    return {
+        "id": job.pk,
+        "created_at": job.created_at.isoformat(),
+        "status": status,
+        "progress": job.progress,
+        "stage": job.stage,
+        "error": error[:300],
+    }
 
 
 def claim(model, pk, worker: str = "", stage: str = "") -> Job | None:

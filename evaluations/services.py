@@ -11,11 +11,12 @@ from pathlib import Path
 
 from django.db import transaction
 
-from codeopt_site import inputs, jsonlines
-from codeopt_site.jobs import Progress, claim, enqueue, failure_recorded, finish
+from codeopt_site import inputs
+from codeopt_site.jobs import Progress, claim, create_job, enqueue, failure_recorded, finish
 from evaluations import metrics, running
 from evaluations.models import Evaluation, EvaluationSample
 from evaluations.reads import SPLITS, default_split, outcomes_of, split_counts
+from evaluations.uploads import parse_completions
 from workers.execution.isolation import active_isolation
 from workers.execution.retries import counted
 
@@ -80,43 +81,6 @@ def _no_problems(split: str, counts: dict[str, int]) -> str:
         f"split: no {split} problem has stored reference runtimes ({', '.join(others)}): "
         "choose another split"
     )
-
-
-def parse_completions(
-    text: str, known: set[str], where: str = "the evaluated problems"
-) -> tuple[list[dict], list[dict]]:
-    """(completions, errors) of a JSON-lines upload: each line an object with `problem` (a
-    slug among `known`), `program` (text) and optionally `sample_index` (an integer >= 0,
-    unique per problem; numbered in file order when absent). A malformed line is reported
-    by its number and left out; the others are kept."""
-    kept, errors = [], []
-    used: dict[str, set[int]] = {}
-    for number, row in jsonlines.objects(text, errors):
-        problem, program = row.get("problem"), row.get("program")
-        if not isinstance(problem, str) or not problem:
-            errors.append({"line": number, "error": "problem: missing or not a string"})
-            continue
-        if problem not in known:
-            errors.append({"line": number, "error": f"problem: {problem!r} is not among {where}"})
-            continue
-        if not isinstance(program, str):
-            errors.append({"line": number, "error": "program: missing or not a string"})
-            continue
-        index = row.get("sample_index")
-        taken = used.setdefault(problem, set())
-        if index is None:
-            index = max(taken, default=-1) + 1
-        elif not isinstance(index, int) or isinstance(index, bool) or index < 0:
-            errors.append({"line": number, "error": "sample_index: not an integer >= 0"})
-            continue
-        if index in taken:
-            errors.append(
-                {"line": number, "error": f"sample_index: {index} repeats for {problem!r}"}
-            )
-            continue
-        taken.add(index)
-        kept.append({"problem": problem, "program": program, "index": index})
-    return kept, errors
 
 
 def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = None):
@@ -214,24 +178,8 @@ def do_create_evaluation(owner, team, request: EvaluationRequest, queue: bool = 
     from problems.models import Problem
 
     with transaction.atomic():
-        evaluation = Evaluation.objects.create(
-            owner=owner,
-            team=team,
-            name=request.name[:200],
-            source=request.source,
-            run=request.run,
-            step=request.step,
-            model=request.model,
-            completions_file=request.completions_file,
-            split=request.split,
-            problem_slugs=request.problem_slugs,
-            n=request.n,
-            temperature=request.temperature,
-            seed=request.seed,
-            max_new_tokens=request.max_new_tokens,
-            taus=request.taus,
-            complexity=request.complexity,
-            input_errors=request.input_errors,
+        evaluation = create_job(
+            Evaluation, request, owner=owner, team=team, name=request.name[:200]
         )
         if request.completions:
             ids = dict(

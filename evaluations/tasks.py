@@ -3,22 +3,13 @@ workers/tasks.py (queued messages and CELERY_TASK_ROUTES match them)."""
 
 from __future__ import annotations
 
-from celery import shared_task
-
-from codeopt_site.jobs import JobTask, worker_name
+from codeopt_site.jobs import job_task, worker_name
 from evaluations.services import do_run_evaluation
 
 
 # An evaluation generates (queue `gpu`, where models run) or only scores uploaded programs
 # (queue `timing`); evaluations.services.do_create_evaluation chooses. Acknowledged after it
 # ends: a worker that dies hands it back, and it starts over.
-@shared_task(
-    bind=True,
-    base=JobTask,
-    name="workers.evaluate",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    job_model="evaluations.Evaluation",
-)
+@job_task("workers.evaluate", job_model="evaluations.Evaluation", acked_at_end=True)
 def evaluate(self, evaluation_id: int) -> str:
     return do_run_evaluation(evaluation_id, worker_name(self))

@@ -22,6 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from rewards.typed import setting_number
+
 
 class EnvReader:
     """`<prefix>NAME` from the first of `prefixes` that sets it (an empty value is unset);
@@ -46,15 +48,7 @@ class EnvReader:
 
     def number(self, suffix: str, kind: type, default, minimum: float = 0):
         name, raw = self.lookup(suffix)
-        if not raw:
-            return default
-        try:
-            value = kind(raw)
-        except ValueError:
-            raise ValueError(f"{name}: {raw!r} is not a number") from None
-        if value < minimum:
-            raise ValueError(f"{name}: must be >= {minimum}")
-        return value
+        return setting_number(name, raw, kind, minimum) if raw else default
 
 
 @dataclass(frozen=True)

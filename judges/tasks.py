@@ -3,14 +3,12 @@ workers/tasks.py (queued messages and CELERY_TASK_ROUTES match them)."""
 
 from __future__ import annotations
 
-from celery import shared_task
-
-from codeopt_site.jobs import JobTask, worker_name
+from codeopt_site.jobs import job_task, worker_name
 from judges.services import do_run_batch
 
 
 # Speedup-source judging (queue `judge`): the analyzer, and the LLM judge, which mostly waits
 # on its endpoint.
-@shared_task(bind=True, base=JobTask, name="workers.judge", job_model="judges.JudgeBatch")
+@job_task("workers.judge", job_model="judges.JudgeBatch")
 def judge(self, batch_id: int) -> str:
     return do_run_batch(batch_id, worker=worker_name(self))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
-from codeopt_site.jobs import shown_status
+from codeopt_site.jobs import job_table_row
 from problems.exports import PromptRow
 from problems.generators import SOURCES
 from problems.models import (
@@ -178,20 +178,14 @@ def latest_problem_build(problem: Problem) -> ProblemBuild | None:
 
 def build_row(build: DatasetBuild, beats: dict | None = None) -> dict:
     """`beats`: jobs.heartbeats(), read once for a table (a dead worker's build: "lost")."""
-    status, error = shown_status(build, beats)
     return {
-        "id": build.pk,
-        "created_at": build.created_at.isoformat(),
+        **job_table_row(build, beats),
         "started_by": build.started_by,
-        "status": status,
-        "progress": build.progress,
-        "stage": build.stage,
         "executions": build.executions,
         "wall_seconds": build.wall_seconds,
         "problems": len(build.problem_slugs) or None,
         "funnel": build.funnel,
         "generator_funnel": build.generator_funnel,
-        "error": error[:300],
     }
 
 

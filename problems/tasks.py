@@ -3,15 +3,11 @@ workers/tasks.py (queued messages and CELERY_TASK_ROUTES match them)."""
 
 from __future__ import annotations
 
-from celery import shared_task
-
-from codeopt_site.jobs import JobTask, worker_name
+from codeopt_site.jobs import job_task, worker_name
 from problems.services import do_run_build
 
 
 # A build measures programs, so it runs where timing jobs run (one at a time per worker).
-@shared_task(
-    bind=True, base=JobTask, name="workers.run_dataset_build", job_model="problems.DatasetBuild"
-)
+@job_task("workers.run_dataset_build", job_model="problems.DatasetBuild")
 def run_dataset_build(self, build_id: int) -> str:
     return do_run_build(build_id, worker=worker_name(self)).status

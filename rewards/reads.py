@@ -5,25 +5,28 @@ from __future__ import annotations
 from django.db.models import Count
 
 from codeopt_site import inputs
-from codeopt_site.jobs import shown_status
+from codeopt_site.jobs import job_table_row
 from rewards.models import RewardConfig, Simulation
+
+_FILTER_PHRASES = {
+    "max_mean_reference_s": lambda seconds: f"tests with mean human time < {1000 * seconds:g} ms",
+    "max_input_chars": lambda chars: f"input ≤ {chars:,} chars",
+    "max_output_chars": lambda chars: f"output ≤ {chars:,} chars",
+    "fastest_tests_fraction": lambda fraction: f"fastest {100 * fraction:g}% of tests",
+    "time_limit_s": lambda seconds: f"limit {seconds:g} s per test",
+    "limit_percentile": lambda percentile: f"limit at the p{percentile:g} human time",
+}
+"""The phrase of each test filter and limit a configuration sets (None: not set), in the
+order the summary lists them."""
 
 
 def design_summary(fields: dict) -> list[str]:
     """One short phrase per stage of the design space the configuration touches."""
-    parts = []
-    if fields.get("max_mean_reference_s") is not None:
-        parts.append(f"tests with mean human time < {1000 * fields['max_mean_reference_s']:g} ms")
-    if fields.get("max_input_chars") is not None:
-        parts.append(f"input ≤ {fields['max_input_chars']:,} chars")
-    if fields.get("max_output_chars") is not None:
-        parts.append(f"output ≤ {fields['max_output_chars']:,} chars")
-    if fields.get("fastest_tests_fraction") is not None:
-        parts.append(f"fastest {100 * fields['fastest_tests_fraction']:g}% of tests")
-    if fields.get("time_limit_s") is not None:
-        parts.append(f"limit {fields['time_limit_s']:g} s per test")
-    if fields.get("limit_percentile") is not None:
-        parts.append(f"limit at the p{fields['limit_percentile']:g} human time")
+    parts = [
+        phrase(fields[name])
+        for name, phrase in _FILTER_PHRASES.items()
+        if fields.get(name) is not None
+    ]
     combination = fields.get("combination", "binary")
     if combination == "weighted":
         parts.append(
@@ -78,21 +81,15 @@ def config_rows(selected: Simulation | None, user) -> list[dict]:
 
 def simulation_row(simulation: Simulation, beats: dict | None = None) -> dict:
     """`beats`: jobs.heartbeats(), read once for a table (a dead worker's job: "lost")."""
-    status, error = shown_status(simulation, beats)
     return {
-        "id": simulation.pk,
-        "created_at": simulation.created_at.isoformat(),
+        **job_table_row(simulation, beats),
         "started_by": simulation.started_by,
-        "status": status,
-        "progress": simulation.progress,
-        "stage": simulation.stage,
         "configs": len(simulation.configs),
         "noise_cvs": simulation.noise_cvs,
         "group_size": simulation.group_size,
         "problems": len(simulation.problems_used) if simulation.status == "done" else None,
         "rank_against": simulation.rank_against,
         "wall_seconds": simulation.wall_seconds,
-        "error": error[:300],
     }
 
 

@@ -20,10 +20,10 @@ from codeopt_site.jobs import Progress, claim, enqueue, failure_recorded, finish
 from problems.loading import load_problem_runtimes
 from problems.models import Problem
 from rewards import engine
+from rewards.config_files import BUILTIN_CONFIGS, read_config_file
 from rewards.models import RewardConfig, Simulation
 from rewards.simulator import RANK_AGAINST, simulate
 
-BUILTIN_CONFIGS = Path(__file__).resolve().parent / "builtin_configs.yaml"
 MAX_NOISE_LEVELS = 8
 MAX_GROUP_SIZE = 1024
 PROGRESS_EVERY_S = 0.5
@@ -31,34 +31,6 @@ SPLITS = ("", "train", "test")
 
 
 # -- configurations ---------------------------------------------------------------------------
-
-
-def read_config_file(path: Path) -> list[tuple[engine.RewardConfig, str]]:
-    """(config, description) for each entry of a YAML or JSON list of configurations; every
-    entry is checked before any is returned (ValueError naming the entry and the field)."""
-    try:
-        data = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError) as exc:
-        raise ValueError(f"configs: cannot read {path}: {exc}") from None
-    if isinstance(data, dict) and "configs" in data:
-        data = data["configs"]
-    if not isinstance(data, list) or not data:
-        raise ValueError(f"configs: {path} must hold a non-empty list of configurations")
-    read, names = [], set()
-    for index, entry in enumerate(data):
-        label = entry.get("name") if isinstance(entry, dict) else None
-        where = f"configs[{index}]" + (f" ({label})" if label else "")
-        try:
-            entry = dict(entry) if isinstance(entry, dict) else entry
-            description = entry.pop("description", "") if isinstance(entry, dict) else ""
-            config = engine.RewardConfig.from_dict(entry)
-        except ValueError as exc:
-            raise ValueError(f"{where}: {exc}") from None
-        if config.name in names:
-            raise ValueError(f"{where}: name: {config.name!r} appears twice")
-        names.add(config.name)
-        read.append((config, str(description or "")))
-    return read
 
 
 def check_config_form(name: str, fields_text: str) -> engine.RewardConfig:

@@ -3,15 +3,11 @@ workers/tasks.py (queued messages and CELERY_TASK_ROUTES match them)."""
 
 from __future__ import annotations
 
-from celery import shared_task
-
-from codeopt_site.jobs import JobTask, worker_name
+from codeopt_site.jobs import job_task, worker_name
 from rewards.services import do_run_simulation
 
 
 # The simulator is numpy on stored runtimes: no measurement, so the default queue.
-@shared_task(
-    bind=True, base=JobTask, name="workers.run_reward_simulation", job_model="rewards.Simulation"
-)
+@job_task("workers.run_reward_simulation", job_model="rewards.Simulation")
 def run_reward_simulation(self, simulation_id: int) -> str:
     return do_run_simulation(simulation_id, worker=worker_name(self)).status

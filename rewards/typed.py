@@ -163,6 +163,18 @@ def parse_number(name: str, text: str, *, whole: bool) -> int | float:
     return int(number) if whole and number.is_integer() else number
 
 
+def setting_number(name: str, text: str, kind: type, minimum: float) -> int | float:
+    """A setting's text (an environment variable's, set and stripped) as `kind`, int or
+    float as Python reads it, at least `minimum`; ValueError naming `name` (the variable)."""
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ValueError(f"{name}: {text!r} is not a number") from None
+    if value < minimum:
+        raise ValueError(f"{name}: must be >= {minimum}")
+    return value
+
+
 def load_config(cls, data: object, *, text: bool = False):
     """A checked instance of config dataclass `cls` from `data` ({field: value}; fields left
     out keep their defaults), then `cls.check()` when it has one. With `text`, str values

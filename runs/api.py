@@ -1,4 +1,5 @@
-"""REST API for runs and metrics: declarations around `runs.services`."""
+"""REST API for runs and metrics: declarations around `runs.services` (and `runs.reads` for
+the charts' series)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from rewards.models import RewardConfig
-from runs import services
+from runs import reads, services
 from runs.ingest import MAX_KEY_LENGTH, BatchError
 from runs.models import Run, RunStatus
 
@@ -252,7 +253,7 @@ class RunViewSet(
             MAX_MAX_POINTS,
         )  # fmt: skip
         keys = request.query_params.getlist("key") or None
-        series = services.read_metrics(run, keys, max_points)
+        series = reads.read_metrics(run, keys, max_points)
         return Response({"run": run.pk, "max_points": max_points, "series": series})
 
     def _ingest(self, request, pk):
@@ -280,4 +281,3 @@ def _int_param(request, name: str, default: int, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ValidationError({name: f"must be between {low} and {high}"})
     return value
-

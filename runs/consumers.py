@@ -1,6 +1,6 @@
 """Websocket relay of a run's live metrics: join the run's group, forward its messages.
 
-The message text is encoded once by the sender (`runs.services.notify_*`), so each viewer
+The message text is encoded once by the sender (`runs.broadcasts.notify_*`), so each viewer
 costs a socket write, not a database query or a JSON encoding. While the channel layer is
 in-process, the viewer also has this process tail the database for the messages other
 processes (a Celery worker, a script) wrote for the run (`runs.live`).

@@ -4,7 +4,7 @@ An in-process layer reaches only the consumers of the process that sends: a Cele
 training a run, or a script calling the ingest service, would broadcast to nobody. So while
 the layer is in-process, every process that broadcasts also keeps the message for a minute
 in the database, the one thing all processes share (`runs.models.LiveMessage`, written by
-`runs.services`), and each web process with viewers reads the new messages of the runs they
+`runs.broadcasts`), and each web process with viewers reads the new messages of the runs they
 watch every POLL_S and relays them into its own layer. A process relays its own messages at
 once, as before, and skips them in the table, so each message reaches a viewer once. With
 Redis, a worker's group_send reaches every web process directly and nothing here runs.

@@ -1,10 +1,19 @@
-"""Read-only assembly for the run pages: a run's stored config as columns (run list) and the
-runs of a comparison with what they can be grouped by. No queries of their own."""
+"""Read-only assembly for the run pages and the metrics API.
+
+A run's stored config as columns (run list) and the runs of a comparison with what they can
+be grouped by: these take runs already loaded and make no queries. A run's stored metrics:
+its series for charts (`read_metrics`, through runs/metric_store.py's rollups) and the last
+values the run list shows (`latest_values`).
+"""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+
+from runs import metric_store
+from runs.ingest import encode_value
+from runs.models import MetricSeries, Run
 
 PREFERRED_COLUMNS = ("model", "reward_config", "group_size", "learning_rate")
 """Config columns the run list shows first, and shows by default when a run has them."""
@@ -101,3 +110,43 @@ def compared_runs(runs) -> list[dict]:
         }
         for run in runs
     ]
+
+
+# --- stored metrics -------------------------------------------------------------------------
+
+
+def read_metrics(run: Run, keys: list[str] | None, max_points: int) -> dict:
+    """Series of a run for charts: {key: {steps, values, times, total, downsampled}}."""
+    series = MetricSeries.objects.filter(run=run)
+    if keys:
+        series = series.filter(key__in=keys)
+    infos = {
+        s.id: (
+            s.key,
+            metric_store.SeriesInfo(s.id, s.count, s.first_step, s.last_step, s.nan_count),
+        )
+        for s in series.only("id", "key", "count", "first_step", "last_step", "nan_count")
+    }
+    columns = metric_store.read_series([info for _, info in infos.values()], max_points)
+    out = {}
+    for series_id, (key, _) in sorted(infos.items(), key=lambda item: item[1][0]):
+        col = columns[series_id]
+        out[key] = {
+            "steps": col.steps.tolist(),
+            "values": [encode_value(v) for v in col.values.tolist()],
+            "times": [round(t, 3) for t in col.times.tolist()],
+            "total": col.total,
+            "downsampled": col.downsampled,
+        }
+    return out
+
+
+def latest_values(run_ids: list[int], keys: list[str]) -> dict[int, dict[str, float | str]]:
+    """{run_id: {key: last value}} for the run list's columns."""
+    out: dict[int, dict] = {rid: {} for rid in run_ids}
+    rows = MetricSeries.objects.filter(run_id__in=run_ids, key__in=keys).values_list(
+        "run_id", "key", "last_value"
+    )
+    for run_id, key, value in rows:
+        out[run_id][key] = encode_value(value)
+    return out

@@ -1,6 +1,7 @@
 """The only place that changes runs and metrics.
 
-`check_*` validates, `do_*` changes state, `notify_*` broadcasts after commit.
+`check_*` validates, `do_*` changes state; `notify_*` (runs/broadcasts.py) broadcasts after
+commit. Reads of stored metrics for charts and the run list: runs/reads.py.
 """
 
 from __future__ import annotations
@@ -8,21 +9,18 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from datetime import timedelta
 
-import orjson
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from runs import live, metric_store
+from runs import metric_store
+from runs.broadcasts import notify_metrics, notify_run_status
 from runs.downsample import downsample_indices
 from runs.ingest import encode_value, parse_batch
-from runs.models import LiveMessage, MetricSeries, Run, RunStatus, Team
+from runs.models import MetricSeries, Run, RunStatus, Team
 
 # A live message carries at most this many points per key; a larger batch is downsampled
 # (extremes kept) so that a 5,000-point batch does not flood every open page.
@@ -267,81 +265,3 @@ def live_message(by_key: dict[str, tuple[list[int], list[float]]], recorded_at: 
             values = [encode_value(v) for v in values]
         series[key] = {"steps": steps, "values": values, "time": round(recorded_at, 3)}
     return {"type": "metrics", "series": series}
-
-
-def read_metrics(run: Run, keys: list[str] | None, max_points: int) -> dict:
-    """Series of a run for charts: {key: {steps, values, times, total, downsampled}}."""
-    series = MetricSeries.objects.filter(run=run)
-    if keys:
-        series = series.filter(key__in=keys)
-    infos = {
-        s.id: (
-            s.key,
-            metric_store.SeriesInfo(s.id, s.count, s.first_step, s.last_step, s.nan_count),
-        )
-        for s in series.only("id", "key", "count", "first_step", "last_step", "nan_count")
-    }
-    columns = metric_store.read_series([info for _, info in infos.values()], max_points)
-    out = {}
-    for series_id, (key, _) in sorted(infos.items(), key=lambda item: item[1][0]):
-        col = columns[series_id]
-        out[key] = {
-            "steps": col.steps.tolist(),
-            "values": [encode_value(v) for v in col.values.tolist()],
-            "times": [round(t, 3) for t in col.times.tolist()],
-            "total": col.total,
-            "downsampled": col.downsampled,
-        }
-    return out
-
-
-def latest_values(run_ids: list[int], keys: list[str]) -> dict[int, dict[str, float | str]]:
-    """{run_id: {key: last value}} for the run list's columns."""
-    out: dict[int, dict] = {rid: {} for rid in run_ids}
-    rows = MetricSeries.objects.filter(run_id__in=run_ids, key__in=keys).values_list(
-        "run_id", "key", "last_value"
-    )
-    for run_id, key, value in rows:
-        out[run_id][key] = encode_value(value)
-    return out
-
-
-# --- broadcasts (after commit) --------------------------------------------------------------
-
-
-def _group_send(run_id: int, payload: dict) -> None:
-    """Encode once, relay to every viewer of the run (`runs.consumers`): through the channel
-    layer, and, while that layer reaches this process only, through the database for the
-    web processes (`runs.live`)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    text = orjson.dumps(payload).decode()
-    if live.through_database(layer):
-        _keep_for_other_processes(run_id, text)
-    async_to_sync(layer.group_send)(live.run_group(run_id), {"type": "live.message", "text": text})
-
-
-def _keep_for_other_processes(run_id: int, text: str) -> None:
-    """Store a live message for the web processes' tails, and delete the expired ones (an
-    index range; usually none): the table holds about a minute of messages."""
-    now = timezone.now()
-    with transaction.atomic():
-        LiveMessage.objects.create(run_id=run_id, origin=live.origin(), text=text, created_at=now)
-        LiveMessage.objects.filter(
-            created_at__lt=now - timedelta(seconds=live.RETENTION_S)
-        ).delete()
-
-
-def notify_metrics(run_id: int, message: dict) -> None:
-    _group_send(run_id, message)
-
-
-def notify_run_status(run_id: int, status: str) -> None:
-    _group_send(run_id, {"type": "status", "status": status})
-
-
-def notify_run_progress(run_id: int, **fields) -> None:
-    """A running job's progress on the run page: {"type": "progress", **fields} (a training
-    run sends `step`, the optimizer steps done, and `stage`)."""
-    _group_send(run_id, {"type": "progress", **fields})

@@ -25,7 +25,7 @@ def run_list(request):
         team=params.get("team", ""),
     )[:200]
     runs = list(runs)
-    latest = services.latest_values([r.pk for r in runs], LIST_METRICS)
+    latest = reads.latest_values([r.pk for r in runs], LIST_METRICS)
     config_keys, config_cells = reads.config_table(runs)
     rows = [
         (run, [latest[run.pk].get(key, "") for key in LIST_METRICS], cells)

@@ -21,7 +21,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from codeopt_site.env import redact_url
-from scripts.cluster import wait_until as poll_until
+from scripts.readiness import celery_worker_argv, listening
+from scripts.readiness import wait_until as poll_until
 from workers.execution.samples import write_sum_package
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -288,14 +289,6 @@ class Process:
         self.log.close()
 
 
-def listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
-
-
 def start_daphne(port: int, env: dict[str, str], log: Path) -> Process:
     """A real daphne on 127.0.0.1:`port`, returned once it listens."""
     argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
@@ -329,25 +322,10 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
         env = subprocess_env()
     hostname = f"test-{os.getpid()}@%h"
     proc = Process(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "codeopt_site",
-            "worker",
-            "-l",
-            "info",
-            "--pool",
-            "threads",
-            "--concurrency",
-            "2",
-            "-Q",
-            "default,timing,gpu,judge",
-            "-n",
-            hostname,
-            "--purge",
-        ],
+        celery_worker_argv(
+            *("--pool", "threads", "--concurrency", "2", "-Q", "default,timing,gpu,judge"),
+            *("-n", hostname, "--purge"),
+        ),
         env,
         log,
     )

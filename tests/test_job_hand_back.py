@@ -7,7 +7,6 @@ worker connects through."""
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from django.db import connection
 from codeopt_site.celery import app
 from rewards.models import Simulation
 from scripts.faultproxy import FaultProxy
+from scripts.readiness import celery_worker_argv
 from tests.conftest import Process, subprocess_env, wait_for_status, wait_until
 from workers.models import TimingJob
 
@@ -67,8 +67,7 @@ def worker_through(database_cut, tmp_path):
     consuming a queue of its own (no other worker takes its messages)."""
     queue = f"hand-back-{os.getpid()}"
     env = subprocess_env(DATABASE_URL=database_cut.url, CODEOPT_STARTUP_TIMEOUT_S="2")
-    argv = [sys.executable, "-m", "celery", "-A", "codeopt_site", "worker", "-l", "info"]
-    argv += ["--pool", "threads", "--concurrency", "1", "-Q", queue, "--purge"]
+    argv = celery_worker_argv("--pool", "threads", "--concurrency", "1", "-Q", queue, "--purge")
     argv += ["-n", f"hand-back-{os.getpid()}@%h"]
     proc = Process(argv, env, tmp_path / "worker.log")
     wait_until(lambda: "ready." in proc.output() or not proc.alive(), 90, "the worker to start")

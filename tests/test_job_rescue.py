@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import time
 from datetime import timedelta
 
@@ -20,11 +19,12 @@ from codeopt_site import jobs
 from codeopt_site.celery import app
 from codeopt_site.jobs import worker_dead_after
 from runs.models import Run, RunStatus, Team
+from scripts.readiness import celery_worker_argv
 from tests.conftest import Process, subprocess_env, wait_until
+from tests.support.timing_jobs import submit_timing_job
 from workers.execution.samples import FAST, SLOW
 from workers.models import TimingJob, TrainingRun, WorkerHeartbeat
 from workers.process import rescue
-from workers.timing import services as timing_services
 
 RESCUED_TASKS = {
     "workers.evaluate": "evaluations.Evaluation",
@@ -36,17 +36,9 @@ RESCUED_TASKS = {
 }
 
 
-def submit(owner, package, source=FAST, repeats=1) -> TimingJob:
-    return timing_services.do_submit_timing_job(
-        owner,
-        package_dir=str(package),
-        source=source,
-        language="python",
-        modes="cpu",
-        repeats=repeats,
-        remeasure=2,
-        kind="measure",
-    )
+def submit(owner, package, **changes) -> TimingJob:
+    # the fast program: these jobs are here to be lost and sent again, not to be timed
+    return submit_timing_job(owner, package, **{"source": FAST, **changes})
 
 
 def beating(hostname: str, seen_s_ago: float, booted_s_ago: float = 3600) -> None:
@@ -176,8 +168,8 @@ DEAD_AFTER_S = 6
 
 
 def _timing_worker(name: str, queue: str, log) -> Process:
-    argv = [sys.executable, "-m", "celery", "-A", "codeopt_site", "worker", "-l", "info"]
-    argv += ["--pool", "threads", "--concurrency", "1", "-Q", queue, "-n", f"{name}@%h"]
+    argv = celery_worker_argv("--pool", "threads", "--concurrency", "1", "-Q", queue)
+    argv += ["-n", f"{name}@%h"]
     return Process(argv, subprocess_env(CODEOPT_WORKER_DEAD_AFTER_S=str(DEAD_AFTER_S)), log)
 
 

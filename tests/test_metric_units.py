@@ -16,8 +16,8 @@ import pytest
 
 from rewards.engine import ProblemRuntimes
 from runs import units
+from tests.support.trainer import MemorySink, tiny_run_config
 from workers.synthetic import synthetic_step
-from workers.training.config import TrainConfig
 from workers.training.loop import Trainer, TrainingProblem
 from workers.training.rollout import make_prompt
 from workers.training.scoring import Score, ScoringProblem
@@ -69,32 +69,12 @@ def no_problem(slug: str) -> TrainingProblem:
 def trainer_metrics(tmp_path_factory) -> dict[int, dict[str, float]]:
     """Every metric of 3 steps of the real loop (tiny policy, KL on, two groups a step)."""
     model, tokenizer = copy.deepcopy(warmed_tiny_policy(steps=5))
-    config = TrainConfig(
-        group_size=4,
-        prompts_per_step=2,
-        steps=3,
-        max_new_tokens=24,
-        learning_rate=1e-3,
-        token_budget=256,
-        checkpoint_every=3,
-        kl_beta=0.1,
-    )
-    logged: dict[int, dict[str, float]] = {}
-
-    class Sink:
-        def log(self, step, metrics):
-            logged[step] = metrics
-
-        def samples(self, step, rows):
-            pass
-
-        def should_stop(self):
-            return False
-
+    config = tiny_run_config(prompts_per_step=2, max_new_tokens=24, checkpoint_every=3, kl_beta=0.1)
+    sink = MemorySink()
     problems = [no_problem("a"), no_problem("b")]
     folder = tmp_path_factory.mktemp("checkpoints")
-    Trainer(config, model, tokenizer, problems, HandScorer(), Sink(), folder).run()
-    return logged
+    Trainer(config, model, tokenizer, problems, HandScorer(), sink, folder).run()
+    return sink.metrics
 
 
 def synthetic_metrics() -> list[dict[str, float]]:

@@ -6,7 +6,6 @@ warning when too few problems carry them."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -16,10 +15,11 @@ from evaluations.models import Evaluation
 from problems.loading import loaded_problems, problems_per_split
 from problems.models import DatasetBuild, Problem
 from runs.models import Run, Team
+from tests.support.training_runs import put_in_warm_start
 from tests.test_evaluations import evaluate_upload, lines
 from tests.test_training_runs import start_run
 from workers.execution.samples import FAST
-from workers.models import TrainingRun, WorkerHeartbeat
+from workers.models import WorkerHeartbeat
 from workers.queues import Queues
 from workers.training.services import do_run_training
 
@@ -109,13 +109,7 @@ def test_a_queued_evaluation_says_what_it_waits_for_on_its_queue(
     theirs = start_run(bob, steps=5)
     Run.objects.filter(pk=theirs.pk).update(team=blue)
     training = start_run(alice, steps=300)  # trains now, in its warm start
-    Run.objects.filter(pk=training.pk).update(status="running")
-    TrainingRun.objects.filter(run=training).update(
-        stage="warm start",
-        progress_done=120,
-        progress_total=300,
-        stage_ends_at=timezone.now() + timedelta(seconds=125),
-    )
+    put_in_warm_start(training, seconds_left=125)
     client.force_login(alice)
     response = client.post(
         "/evaluations/",

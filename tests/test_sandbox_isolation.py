@@ -171,17 +171,22 @@ needs_memory_cgroup = pytest.mark.skipif(
 )
 
 
+def children_holding(children: int, megabytes: int, seconds: float) -> str:
+    """A Python program that forks `children` processes, each holding `megabytes` MB for
+    `seconds`, and prints 6 once all of them have exited (exit 1 if one failed)."""
+    return (
+        f"import os, time\nkids = []\nfor _ in range({children}):\n    pid = os.fork()\n"
+        f"    if pid == 0:\n        block = bytearray({megabytes} * 1024 * 1024)\n"
+        f"        time.sleep({seconds})\n        os._exit(0)\n    kids.append(pid)\n"
+        "for pid in kids:\n    _, status = os.waitpid(pid, 0)\n    if status:\n"
+        "        raise SystemExit(1)\nprint(6)\n"
+    )
+
+
 @needs_memory_cgroup
 def test_memory_over_the_limit_across_processes_is_a_memory_limit_from_the_cgroup(one_test):
     # four children of 100 MB each: every process is far under 256 MB, the tree is not
-    source = (
-        "import os, time\nkids = []\nfor _ in range(4):\n    pid = os.fork()\n"
-        "    if pid == 0:\n        block = bytearray(100 * 1024 * 1024)\n        time.sleep(5)\n"
-        "        os._exit(0)\n    kids.append(pid)\nfor pid in kids:\n"
-        "    _, status = os.waitpid(pid, 0)\n    if status:\n        raise SystemExit(1)\n"
-        "print(6)\n"
-    )
-    report = execute(source, "python", one_test, limits=LIMITS, repeats=1)
+    report = execute(children_holding(4, 100, 5), "python", one_test, limits=LIMITS, repeats=1)
     assert report.verdict == "MEMORY_LIMIT", report.tests[0].message
     assert report.tests[0].peak_kb >= 200 * 1024  # the tree's peak, not one process's
 
@@ -195,13 +200,7 @@ def test_a_memory_error_message_without_the_limit_reached_is_a_runtime_error(one
 
 @needs_memory_cgroup
 def test_peak_memory_is_the_whole_trees(one_test):
-    source = (
-        "import os, time\nkids = []\nfor _ in range(3):\n    pid = os.fork()\n"
-        "    if pid == 0:\n        block = bytearray(50 * 1024 * 1024)\n        time.sleep(0.5)\n"
-        "        os._exit(0)\n    kids.append(pid)\nfor pid in kids:\n    os.waitpid(pid, 0)\n"
-        "print(6)\n"
-    )
-    report = execute(source, "python", one_test, limits=LIMITS, repeats=1)
+    report = execute(children_holding(3, 50, 0.5), "python", one_test, limits=LIMITS, repeats=1)
     assert report.verdict == "OK", report.tests[0].message
     assert report.tests[0].peak_kb >= 150 * 1024  # three children at once, 50 MB each
 

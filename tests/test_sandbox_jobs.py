@@ -14,11 +14,11 @@ from problems.models import Problem
 from runs.models import Team
 from tests.conftest import token_client
 from tests.sandbox_support import processes_of, use_one_slot
+from tests.support.timing_jobs import submit_timing_job
 from tests.test_training_runs import start_run
 from workers import retry
 from workers.execution.isolation import SandboxError
 from workers.execution.retries import SANDBOX_ATTEMPTS
-from workers.execution.samples import MEDIUM
 from workers.models import ScoringJob, TimingJob
 from workers.timing import services as timing_services
 from workers.training import remote
@@ -35,23 +35,10 @@ def slot_uid(monkeypatch, tmp_path) -> int:
     return use_one_slot(monkeypatch, tmp_path / "slots")
 
 
-def submit(owner, package) -> TimingJob:
-    return timing_services.do_submit_timing_job(
-        owner,
-        package_dir=str(package),
-        source=MEDIUM,
-        language="python",
-        modes="cpu",
-        repeats=1,
-        remeasure=2,
-        kind="measure",
-    )
-
-
 def test_a_timing_job_failing_in_the_sandbox_fails_retryable_and_a_retry_measures_it(
     alice, sum_package, slot_uid, enqueued
 ):
-    job = submit(alice, sum_package)
+    job = submit_timing_job(alice, sum_package)
     with processes_of(slot_uid, PROCESSES + 1):
         assert timing_services.do_run_timing_job(str(job.id), "w1") == "failed"
     job.refresh_from_db()
@@ -81,7 +68,7 @@ def test_a_timing_job_failing_in_the_sandbox_fails_retryable_and_a_retry_measure
 def test_the_timing_page_has_the_retry_table_and_a_job_not_failed_in_the_sandbox_is_refused(
     alice, sum_package, enqueued
 ):
-    job = submit(alice, sum_package)
+    job = submit_timing_job(alice, sum_package)
     TimingJob.objects.filter(pk=job.pk).update(status="failed", error="ValueError: bad package")
     browser = Client()
     browser.force_login(alice)
@@ -95,7 +82,7 @@ def test_the_timing_page_has_the_retry_table_and_a_job_not_failed_in_the_sandbox
 def test_the_api_lists_and_retries_only_the_users_own_sandbox_failures(
     alice, bob, sum_package, enqueued
 ):
-    job = submit(alice, sum_package)
+    job = submit_timing_job(alice, sum_package)
     TimingJob.objects.filter(pk=job.pk).update(
         status="failed", error="SandboxError: no verdict for program: exec: EAGAIN"
     )
@@ -176,7 +163,7 @@ def test_healthz_reports_the_isolation_and_is_degraded_past_the_sandbox_error_th
     body = client.get("/healthz").json()
     assert body["sandbox"]["isolation"] in ("cgroup-v2", "cgroup-v1", "uid-pool")
     assert body["sandbox"]["status"] == "ok" and body["status"] == "ok"
-    job = submit(alice, sum_package)
+    job = submit_timing_job(alice, sum_package)
     assert timing_services.do_run_timing_job(str(job.id), "w1") == "done"
     result = TimingJob.objects.get(pk=job.pk).result
     result["sandbox"]["errors"] = 3  # three failed starts, each retried successfully

@@ -10,6 +10,7 @@ import pytest
 
 from runs import services as run_services
 from runs.models import Team
+from runs.reads import read_metrics
 from workers.execution.samples import FAST, SLOW
 from workers.models import RolloutSample, ScoringJob
 from workers.training.remote import do_score_rollouts
@@ -127,7 +128,7 @@ def test_a_job_is_scored_on_the_timing_queue_and_answered_in_the_order_sent(
     samples = RolloutSample.objects.filter(training__run=alice_run, step=4)
     assert samples.count() == 6
     assert list(samples.filter(group=1).values_list("completion", flat=True))[1].endswith("it")
-    series = run_services.read_metrics(alice_run, None, 100)
+    series = read_metrics(alice_run, None, 100)
     assert series["groups/mixed"]["values"] == [1.0]
     assert series["staleness/policy_steps"]["values"] == [3.0]
     assert "sandbox/verdict_format" in series

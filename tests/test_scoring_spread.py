@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import threading
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
+from scripts.readiness import celery_worker_argv
 from tests.conftest import Process, subprocess_env, wait_for_status, wait_until
 from workers.execution.samples import FAST, SLOW
 from workers.models import ScoringJob, ScoringPart, WorkerHeartbeat
@@ -36,8 +36,8 @@ def _job(alice, groups) -> ScoringJob:
 
 
 def _timing_worker(name: str, log) -> Process:
-    argv = [sys.executable, "-m", "celery", "-A", "codeopt_site", "worker", "-l", "info"]
-    argv += ["--pool", "threads", "--concurrency", "1", "-Q", "timing", "-n", f"{name}@%h"]
+    argv = celery_worker_argv("--pool", "threads", "--concurrency", "1", "-Q", "timing")
+    argv += ["-n", f"{name}@%h"]
     return Process(argv, subprocess_env(), log)
 
 

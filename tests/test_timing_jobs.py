@@ -6,25 +6,11 @@ import pytest
 from django.test import Client
 
 from tests.conftest import wait_for_status
-from workers.execution.samples import MEDIUM
+from tests.support.timing_jobs import submit_timing_job
 from workers.models import TimingJob
 from workers.timing import services as timing_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def submit(owner, package, **overrides) -> TimingJob:
-    fields = dict(
-        package_dir=str(package),
-        source=MEDIUM,
-        language="python",
-        modes="cpu",
-        repeats=2,
-        remeasure=2,
-        kind="measure",
-    )
-    fields.update(overrides)
-    return timing_services.do_submit_timing_job(owner, **fields)
 
 
 @pytest.mark.parametrize(
@@ -43,12 +29,12 @@ def test_a_bad_job_is_refused_naming_the_field_and_nothing_is_stored(
     alice, sum_package, override, field
 ):
     with pytest.raises(ValueError, match=f"^{field}:"):
-        submit(alice, sum_package, **override)
+        submit_timing_job(alice, sum_package, **override)
     assert not TimingJob.objects.exists()
 
 
 def test_a_real_worker_runs_a_job_from_the_timing_queue(celery_worker_process, alice, sum_package):
-    job = submit(alice, sum_package)
+    job = submit_timing_job(alice, sum_package, repeats=2)
 
     wait_for_status(celery_worker_process, job, ("done", "failed"), 120, "the timing job to end")
     assert job.status == "done", job.error
@@ -62,7 +48,7 @@ def test_a_real_worker_runs_a_job_from_the_timing_queue(celery_worker_process, a
 
 
 def test_a_re_delivered_job_is_not_run_twice(alice, sum_package, enqueued):
-    job = submit(alice, sum_package, repeats=1)
+    job = submit_timing_job(alice, sum_package)
     assert timing_services.do_run_timing_job(str(job.id), "w1") == "done"
     first = TimingJob.objects.get(pk=job.pk)
     assert timing_services.do_run_timing_job(str(job.id), "w2") == "skipped"
@@ -71,7 +57,7 @@ def test_a_re_delivered_job_is_not_run_twice(alice, sum_package, enqueued):
 
 
 def test_a_job_left_running_by_a_dead_worker_restarts_clean(alice, sum_package, enqueued):
-    job = submit(alice, sum_package, repeats=1)
+    job = submit_timing_job(alice, sum_package)
     TimingJob.objects.filter(pk=job.pk).update(status="running", attempts=1, progress_done=2)
     assert timing_services.do_run_timing_job(str(job.id), "w2") == "done"
     job.refresh_from_db()
@@ -79,7 +65,7 @@ def test_a_job_left_running_by_a_dead_worker_restarts_clean(alice, sum_package, 
 
 
 def test_a_failing_job_records_why(alice, sum_package, enqueued):
-    job = submit(alice, sum_package, repeats=1)
+    job = submit_timing_job(alice, sum_package)
     (sum_package / "problem.yaml").write_text("validation: custom\n")  # broken after submit
     assert timing_services.do_run_timing_job(str(job.id), "w1") == "failed"
     job.refresh_from_db()
@@ -87,7 +73,7 @@ def test_a_failing_job_records_why(alice, sum_package, enqueued):
 
 
 def test_a_jitter_job_reports_each_modes_spread(alice, sum_package, enqueued):
-    job = submit(alice, sum_package, kind="jitter", modes="wall,cpu", repeats=1, remeasure=2)
+    job = submit_timing_job(alice, sum_package, kind="jitter", modes="wall,cpu")
     assert timing_services.do_run_timing_job(str(job.id), "w1") == "done"
     job.refresh_from_db()
     modes = job.result["modes"]
@@ -99,7 +85,7 @@ def test_a_jitter_job_reports_each_modes_spread(alice, sum_package, enqueued):
 def test_the_timing_page_shows_only_the_users_jobs_and_reports_form_errors(
     alice, bob, sum_package, enqueued
 ):
-    submit(alice, sum_package)
+    submit_timing_job(alice, sum_package, repeats=2)
     browser = Client()
     browser.force_login(bob)
     assert browser.get("/timing/data.json").json()["jobs"] == []

@@ -11,8 +11,8 @@ import json
 import pytest
 
 from rewards.engine import RewardConfig
+from tests.support.trainer import MemorySink, tiny_run_config
 from tests.training_problems import sum_training_problem, warmed_tiny_policy
-from workers.training.config import TrainConfig
 from workers.training.loop import LocalScorer, Trainer
 
 STEP_KEYS = {
@@ -43,29 +43,6 @@ STEP_KEYS = {
 }
 
 
-class MemorySink:
-    """Metrics keyed by (step, key) like the ingest API (a re-sent step overwrites)."""
-
-    def __init__(self, crash_at_step: int | None = None):
-        self.metrics: dict[int, dict[str, float]] = {}
-        self.logged: list[int] = []
-        self.rows: dict[int, list] = {}
-        self.crash_at_step = crash_at_step
-        self.stop = False
-
-    def log(self, step, metrics):
-        if step == self.crash_at_step:
-            raise RuntimeError("worker lost")
-        self.metrics[step] = {**self.metrics.get(step, {}), **metrics}
-        self.logged.append(step)
-
-    def samples(self, step, rows):
-        self.rows[step] = rows
-
-    def should_stop(self):
-        return self.stop
-
-
 @pytest.fixture(scope="module")
 def policy():
     return warmed_tiny_policy()
@@ -76,16 +53,7 @@ def problem(tmp_path_factory):
     return sum_training_problem(tmp_path_factory.mktemp("sum"))
 
 
-CONFIG = TrainConfig(
-    group_size=4,
-    prompts_per_step=1,
-    steps=3,
-    max_new_tokens=60,
-    learning_rate=1e-3,
-    token_budget=256,
-    checkpoint_every=1,
-    temperature=0.8,
-)
+CONFIG = tiny_run_config(prompts_per_step=1, max_new_tokens=60, checkpoint_every=1, temperature=0.8)
 REWARD = RewardConfig("binary-top50", speed_bar=50)
 
 

@@ -5,13 +5,12 @@ the Training list, to the `train` command, with the time budget capping the esti
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from codeopt_site.jobs import about, progress_text, remaining_s
-from runs.models import Run
+from tests.support.training_runs import put_in_warm_start
 from tests.test_training_runs import start_run
 from workers.models import TrainingRun
 from workers.training import services as training_services
@@ -84,13 +83,7 @@ def test_a_run_reports_every_stage_with_its_count(built, alice):
 
 def test_the_run_page_and_the_training_list_show_the_stage_and_its_estimate(built, client, alice):
     run = start_run(alice, steps=300)
-    Run.objects.filter(pk=run.pk).update(status="running")
-    TrainingRun.objects.filter(run=run).update(
-        stage="warm start",
-        progress_done=120,
-        progress_total=300,
-        stage_ends_at=timezone.now() + timedelta(seconds=100),
-    )
+    put_in_warm_start(run, seconds_left=100)
     client.force_login(alice)
     page = client.get(f"/runs/{run.pk}/progress/").content.decode()
     line = re.search(r'<p id="training-progress">.*?</p>', page, re.S)[0]

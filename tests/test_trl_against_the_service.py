@@ -46,7 +46,7 @@ def test_trl_trains_two_steps_with_rewards_from_the_sandbox(
     jobs = ScoringJob.objects.filter(training__run=run).order_by("step")
     assert [(j.step, j.status) for j in jobs] == [(1, "done"), (2, "done")]
     assert RolloutSample.objects.filter(training__run=run).count() == 4
-    from runs.services import read_metrics
+    from runs.reads import read_metrics
 
     def steps(key):
         series = read_metrics(run, [key], 100).get(key)

@@ -16,41 +16,35 @@ from codeopt_site.env import ConfigError, env_paths
 from evaluations.models import Evaluation
 from problems import services as problem_services
 from runs.models import Run
+from tests.support.timing_jobs import MEASURE_JOB, submit_timing_job
 from tests.test_training_pages import FORM as TRAINING_FORM
-from workers.execution.samples import MEDIUM, write_sum_package
+from workers.execution.samples import write_sum_package
 from workers.models import TimingJob, TrainingRun
-from workers.timing import services as timing_services
 from workers.training import services as training_services
 from workers.training.config import TrainConfig
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TIMING_FORM = {
-    "source": MEDIUM,
-    "language": "python",
-    "modes": "cpu",
-    "kind": "measure",
-    "repeats": "1",
-    "remeasure": "2",
-}
+TIMING_FORM = {name: str(value) for name, value in MEASURE_JOB.items()}  # as the page posts it
 EVALUATION_FORM = {"source": "model", "split": "all", "n": "2", "max_new_tokens": "16"}
+
+
+def only_root(settings, setting: str, root: Path) -> Path:
+    """`root`, made, as the one folder of the roots setting `setting`."""
+    root.mkdir()
+    setattr(settings, setting, [root])
+    return root
 
 
 @pytest.fixture
 def package_root(tmp_path, settings) -> Path:
     """The only package root; tmp_path/outside is outside it."""
-    root = tmp_path / "root"
-    root.mkdir()
-    settings.CODEOPT_PACKAGE_ROOTS = [root]
-    return root
+    return only_root(settings, "CODEOPT_PACKAGE_ROOTS", tmp_path / "root")
 
 
 @pytest.fixture
 def model_root(tmp_path, settings) -> Path:
-    root = tmp_path / "models"
-    root.mkdir()
-    settings.CODEOPT_MODEL_ROOTS = [root]
-    return root
+    return only_root(settings, "CODEOPT_MODEL_ROOTS", tmp_path / "models")
 
 
 def model_folder(path: Path) -> Path:
@@ -81,14 +75,9 @@ def small_config() -> dict:
     return TrainConfig.from_form(TRAINING_FORM).as_dict()
 
 
-def submit(package_dir: str) -> TimingJob:
-    fields = {**TIMING_FORM, "repeats": 1, "remeasure": 2}
-    return timing_services.do_submit_timing_job(None, package_dir=package_dir, **fields)
-
-
 def refused_message(package_dir: str) -> str:
     with pytest.raises(ValueError) as error:
-        submit(package_dir)
+        submit_timing_job(None, package_dir)
     return str(error.value)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from codeopt_site.jobs import JobTask, worker_name
+from codeopt_site.jobs import job_task, worker_name
 from workers import demo
 from workers.process import heartbeat, pinning  # noqa: F401  (signal handlers)
 from workers.timing import services as timing_services
@@ -24,23 +24,14 @@ def ping() -> str:
 
 # Acknowledged after it ends: a worker that dies mid-job hands the message back, and the
 # job restarts clean (codeopt_site.jobs.claim); one that finished is not run twice.
-@shared_task(
-    bind=True,
-    base=JobTask,
-    name="workers.run_timing_job",
-    job_model="workers.TimingJob",
-    acks_late=True,
-    reject_on_worker_lost=True,
-)
+@job_task("workers.run_timing_job", job_model="workers.TimingJob", acked_at_end=True)
 def run_timing_job(self, job_id: str) -> str:
     return timing_services.do_run_timing_job(job_id, worker_name(self))
 
 
 # Training runs one task per GPU (or one CPU worker) on the `gpu` queue. Acknowledged after it
 # ends: a worker that dies hands the task back and the run resumes from its last checkpoint.
-@shared_task(
-    bind=True, base=JobTask, name="workers.train", acks_late=True, reject_on_worker_lost=True
-)
+@job_task("workers.train", acked_at_end=True)
 def train(self, run_id: int) -> str:
     try:
         return training_services.do_run_training(run_id, worker_name(self))
@@ -50,26 +41,13 @@ def train(self, run_id: int) -> str:
 
 
 # Scoring a training step's programs measures them: it runs where timing jobs run.
-@shared_task(
-    bind=True,
-    base=JobTask,
-    name="workers.score_rollouts",
-    job_model="workers.ScoringJob",
-    acks_late=True,
-    reject_on_worker_lost=True,
-)
+@job_task("workers.score_rollouts", job_model="workers.ScoringJob", acked_at_end=True)
 def score_rollouts(self, job_id: int) -> str:
     return remote.do_score_rollouts(job_id, worker_name(self))
 
 
 # An offer of one group of a scoring job to an idle timing worker (remote.do_score_part):
 # a part another worker took is skipped, so extra deliveries cost nothing.
-@shared_task(
-    bind=True,
-    base=JobTask,
-    name="workers.score_part",
-    acks_late=True,
-    reject_on_worker_lost=True,
-)
+@job_task("workers.score_part", acked_at_end=True)
 def score_part(self, job_id: int, index: int) -> str:
     return remote.do_score_part(job_id, index, worker_name(self))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from codeopt_site.jobs import Progress, claim, enqueue, failure_recorded, finish
+from codeopt_site.jobs import Progress, claim, create_job, enqueue, failure_recorded, finish
 from judges import analyzer
 from judges.categories import check_category
-from judges.llm import LLMJudge, LLMSettings, PairText
+from judges.llm import LLMJudge, LLMResult, LLMSettings, PairText
 from judges.models import JudgeBatch, JudgePair, Judgment
 from judges.services.requests import JudgeRequest, pair_kind
 
@@ -17,18 +17,7 @@ def do_create_batch(owner, team, request: JudgeRequest, queue: bool = True) -> J
     """The batch and its pairs (each labelled faster / within noise / slower); with `queue`,
     the judging task goes to the `judge` queue once committed."""
     with transaction.atomic():
-        batch = JudgeBatch.objects.create(
-            owner=owner,
-            team=team,
-            name=request.name[:200],
-            evaluation=request.evaluation,
-            baseline_evaluation=request.baseline_evaluation,
-            pairs_file=request.pairs_file,
-            judges=request.judges,
-            llm_model=request.llm_model,
-            tie_band=request.tie_band,
-            input_errors=request.input_errors,
-        )
+        batch = create_job(JudgeBatch, request, owner=owner, team=team, name=request.name[:200])
         JudgePair.objects.bulk_create(
             JudgePair(
                 batch=batch,
@@ -44,6 +33,28 @@ def do_create_batch(owner, team, request: JudgeRequest, queue: bool = True) -> J
 
 def _store(pair: JudgePair, judge: str, **fields) -> None:
     Judgment.objects.update_or_create(pair=pair, judge=judge, defaults=fields)
+
+
+def _store_llm(pair: JudgePair, model: str, key: str, result: LLMResult, cached: bool) -> None:
+    """The LLM judge's verdict on `pair` and what it cost, stored under the pair's content
+    key (`key`, PairText.content_key) by which a later pair of the same content reuses it;
+    `cached`: `result` is such a reuse."""
+    _store(
+        pair,
+        Judgment.Judge.LLM,
+        category=result.category or "",
+        secondary=result.secondary or "",
+        rationale=result.rationale,
+        confidence=result.confidence,
+        error=result.error,
+        model=model,
+        content_key=key,
+        cached=cached,
+        latency_s=result.latency_s,
+        input_tokens=result.input_tokens,
+        output_tokens=result.output_tokens,
+        cost=result.cost,
+    )
 
 
 def _text(pair: JudgePair) -> PairText:
@@ -109,42 +120,16 @@ def _run_llm(batch: JudgeBatch, pairs: list[JudgePair], llm: LLMJudge | None, ad
         if earlier is None:
             waiting.append((pair, key))
             continue
-        _store(
-            pair,
-            Judgment.Judge.LLM,
-            category=earlier.category,
-            secondary=earlier.secondary,
-            rationale=earlier.rationale,
-            confidence=earlier.confidence,
-            error="",
-            model=model,
-            content_key=key,
-            cached=True,
-            latency_s=0.0,
-            input_tokens=0,
-            output_tokens=0,
-            cost=0.0,
+        # the earlier verdict again; a reuse costs no tokens and no time (LLMResult's defaults)
+        reused = LLMResult(
+            earlier.category, earlier.secondary, earlier.rationale, earlier.confidence
         )
+        _store_llm(pair, model, key, reused, cached=True)
         advance(f"llm (cached): {pair.problem_slug}")
 
-    def store(index: int, result) -> None:
+    def store(index: int, result: LLMResult) -> None:
         pair, key = waiting[index]
-        _store(
-            pair,
-            Judgment.Judge.LLM,
-            category=result.category or "",
-            secondary=result.secondary or "",
-            rationale=result.rationale,
-            confidence=result.confidence,
-            error=result.error,
-            model=model,
-            content_key=key,
-            cached=False,
-            latency_s=result.latency_s,
-            input_tokens=result.input_tokens,
-            output_tokens=result.output_tokens,
-            cost=result.cost,
-        )
+        _store_llm(pair, model, key, result, cached=False)
         advance(f"llm: {pair.problem_slug}")
 
     llm.judge_many([_text(pair) for pair, _ in waiting], on_done=store)

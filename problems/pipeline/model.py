@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from problems.generators import SOURCES, Proposal
-from problems.importers.kattis import MAX_TEST_BYTES
+from problems.importers.kattis import MAX_TEST_BYTES, ImportedTest
 from rewards.typed import bounded, load_config, within_bounds
 from workers.execution.checker import CheckerSettings
 
@@ -167,6 +168,42 @@ class SourceProblem:
     validator_flags: tuple[str, ...] = ()
     statement: str = ""  # what the inferred and LLM generator sources read
     memory_mb: int = 512
+
+
+def written_source_problem(
+    problem,
+    folder: Path,
+    tests: Iterable[ImportedTest],
+    solutions: list[SourceSolution],
+    generators: dict[str, str],
+) -> SourceProblem:
+    """The pipeline input of a problem, its own `tests` and its validator written under
+    `folder`. `problem` is one as imported (problems.importers' ImportedProblem) or as stored
+    (a problems.models.Problem): both name slug, time_limit_s, checker (a dict), statement,
+    validator_source, validator_flags (text) and memory_limit_mb alike; what each holds in
+    its own way (tests, solutions, hand-written generators) comes in read."""
+    written = []
+    for index, test in enumerate(tests):
+        input_path, answer_path = folder / f"own-{index}.in", folder / f"own-{index}.ans"
+        input_path.write_bytes(test.input)
+        answer_path.write_bytes(test.answer)
+        written.append(SourceTest(test.name, test.kind, input_path, answer_path))
+    validators = []
+    if problem.validator_source:
+        validators = [folder / "validator.cpp"]
+        validators[0].write_text(problem.validator_source)
+    return SourceProblem(
+        slug=problem.slug,
+        time_limit_s=problem.time_limit_s,
+        checker=CheckerSettings(**problem.checker),
+        tests=written,
+        solutions=solutions,
+        generators=generators,
+        validator_sources=validators,
+        validator_flags=tuple(problem.validator_flags.split()),
+        statement=problem.statement,
+        memory_mb=problem.memory_limit_mb or SourceProblem.memory_mb,
+    )
 
 
 @dataclass

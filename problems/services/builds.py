@@ -12,9 +12,9 @@ from pathlib import Path
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 
 from codeopt_site.jobs import Progress, claim, enqueue, failure_recorded, finish
+from problems.importers.kattis import ImportedTest
 from problems.models import (
     DatasetBuild,
     GeneratorSource,
@@ -32,12 +32,11 @@ from problems.pipeline import (
     Proposer,
     SourceProblem,
     SourceSolution,
-    SourceTest,
     build_problem,
 )
+from problems.pipeline.model import written_source_problem
+from problems.services.references import runtime_rows
 from workers.execution.anchors import measure_anchors
-from workers.execution.checker import CheckerSettings
-from workers.execution.fingerprint import machine_facts, machine_fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -71,34 +70,24 @@ def do_create_build(
 
 def source_problem(problem: Problem, folder: Path) -> SourceProblem:
     """The problem as pipeline input, its imported tests written under `folder`."""
-    tests = []
-    for test in problem.tests.filter(generator=None, regenerate=False):
-        base = folder / f"test-{test.pk}"
-        base.with_suffix(".in").write_bytes(gzip.decompress(bytes(test.input_gz)))
-        base.with_suffix(".ans").write_bytes(gzip.decompress(bytes(test.answer_gz)))
-        tests.append(
-            SourceTest(test.name, test.kind, base.with_suffix(".in"), base.with_suffix(".ans"))
+    own_tests = (
+        ImportedTest(
+            test.name,
+            test.kind,
+            gzip.decompress(bytes(test.input_gz)),
+            gzip.decompress(bytes(test.answer_gz)),
         )
-    validators = []
-    if problem.validator_source:
-        validators = [folder / "validator.cpp"]
-        validators[0].write_text(problem.validator_source)
-    return SourceProblem(
-        slug=problem.slug,
-        time_limit_s=problem.time_limit_s,
-        checker=CheckerSettings(**problem.checker),
-        tests=tests,
-        solutions=[
+        for test in problem.tests.filter(generator=None, regenerate=False)
+    )
+    return written_source_problem(
+        problem,
+        folder,
+        own_tests,
+        [
             SourceSolution(s.name, s.language, s.code, s.verdict_label)
             for s in problem.solutions.all()
         ],
-        generators=dict(
-            problem.generators.filter(source=GeneratorSource.HAND).values_list("name", "code")
-        ),
-        validator_sources=validators,
-        validator_flags=tuple(problem.validator_flags.split()),
-        statement=problem.statement,
-        memory_mb=problem.memory_limit_mb,
+        dict(problem.generators.filter(source=GeneratorSource.HAND).values_list("name", "code")),
     )
 
 
@@ -138,8 +127,6 @@ def do_store_outcome(build: DatasetBuild, problem: Problem, outcome: ProblemOutc
     """Replace the problem's generated tests, proposed generators and stored reference
     runtimes with what this build made, and record how far the problem got, all in one
     transaction."""
-    now = timezone.now()
-    machine, facts = machine_fingerprint(), machine_facts()
     with transaction.atomic():
         problem.tests.exclude(generator=None).delete()  # the previous build's (and runtimes)
         ReferenceRuntime.objects.filter(test__problem=problem, purpose="verify").delete()
@@ -163,19 +150,7 @@ def do_store_outcome(build: DatasetBuild, problem: Problem, outcome: ProblemOutc
             )
         solutions = {s.name: s for s in problem.solutions.all()}
         ReferenceRuntime.objects.bulk_create(
-            ReferenceRuntime(
-                solution=solutions[r.solution],
-                test=tests[r.test],
-                mode="cpu",
-                verdict=r.verdict,
-                cost=r.cost,
-                samples=r.samples,
-                measured_at=now,
-                machine=machine,
-                machine_facts=facts,
-                purpose=r.purpose,
-            )
-            for r in outcome.runtimes
+            runtime_rows(outcome.runtimes, solutions, tests, "cpu")
         )
         ProblemBuild.objects.create(
             build=build,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gzip
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from django.db import transaction
@@ -17,8 +17,10 @@ from problems.models import (
     Problem,
     ProblemTest,
     ReferenceRuntime,
+    ReferenceSolution,
     Verdict,
 )
+from problems.pipeline.model import Runtime
 from workers.execution.checker import CheckerSettings
 from workers.execution.engine import Case, Program, cost_of, measure
 from workers.execution.fingerprint import machine_facts, machine_fingerprint
@@ -44,6 +46,32 @@ def materialize_test(test: ProblemTest, folder: Path) -> tuple[Path, Path]:
             f"{test.problem.slug} {test.name}: the generator no longer reproduces the input"
         )
     return input_path, answer_path
+
+
+def runtime_rows(
+    runtimes: Iterable[Runtime],
+    solutions: dict[str, ReferenceSolution],
+    tests: dict[str, ProblemTest],
+    mode: str,
+) -> list[ReferenceRuntime]:
+    """Rows (not saved) for `runtimes` measured just now on this machine in `mode`, each
+    naming its solution and test: keys of `solutions` and `tests`, one problem's by name."""
+    now, machine, facts = timezone.now(), machine_fingerprint(), machine_facts()
+    return [
+        ReferenceRuntime(
+            solution=solutions[r.solution],
+            test=tests[r.test],
+            mode=mode,
+            verdict=r.verdict,
+            cost=r.cost,
+            samples=r.samples,
+            measured_at=now,
+            machine=machine,
+            machine_facts=facts,
+            purpose=r.purpose,
+        )
+        for r in runtimes
+    ]
 
 
 def latest_calibration(mode: str) -> Calibration | None:
@@ -129,7 +157,7 @@ def do_calibrate(
     problems = _calibration_problems(mode, slugs or [], limit)
     if not problems:
         raise ValueError("problems: no problem has stored reference runtimes; run build_dataset")
-    machine, facts, pairs, new_rows = machine_fingerprint(), machine_facts(), [], []
+    pairs, new_rows = [], []
     for index, problem in enumerate(problems):
         if on_progress is not None:
             on_progress(index, len(problems), problem.slug)
@@ -138,8 +166,8 @@ def do_calibrate(
                 test__problem=problem, purpose="build", mode=mode, verdict="OK"
             ).select_related("test", "test__generator", "solution")
         )
-        tests = {row.test.pk: row.test for row in stored}
-        solutions = {row.solution.pk: row.solution for row in stored}
+        tests = {row.test.name: row.test for row in stored}
+        solutions = {row.solution.name: row.solution for row in stored}
         with tempfile.TemporaryDirectory(prefix="codeopt-calibrate-") as folder:
             cases = [
                 Case(test.name, *materialize_test(test, Path(folder)), test.kind)
@@ -154,26 +182,23 @@ def do_calibrate(
                 repeats=repeats,
                 checker=CheckerSettings(**problem.checker),
             )
-        now = timezone.now()
         fresh = {
             (name, result.name): result
             for name, report in reports.items()
             for result in report.tests
         }
+        remeasured = []
         for row in stored:
             result = fresh[(row.solution.name, row.test.name)]
             cost = cost_of(result, mode) if result.verdict == "OK" else None
-            new_rows.append(
-                ReferenceRuntime(
-                    solution=row.solution,
-                    test=row.test,
-                    mode=mode,
-                    verdict=result.verdict,
-                    cost=cost,
-                    samples=list(result.cpu_samples if mode == "cpu" else result.wall_samples),
-                    measured_at=now,
-                    machine=machine,
-                    machine_facts=facts,
+            samples = result.cpu_samples if mode == "cpu" else result.wall_samples
+            remeasured.append(
+                Runtime(
+                    row.solution.name,
+                    row.test.name,
+                    result.verdict,
+                    cost,
+                    list(samples),
                     purpose="calibration",
                 )
             )
@@ -181,12 +206,13 @@ def do_calibrate(
                 pairs.append(
                     Pair(row.solution.name, f"{problem.slug}/{row.test.name}", row.cost, cost)
                 )
+        new_rows += runtime_rows(remeasured, solutions, tests, mode)
     fit = fit_drift(pairs)  # ValueError (too few pairs) before anything is written
     with transaction.atomic():  # the re-measurements and their fit together, or nothing
         ReferenceRuntime.objects.bulk_create(new_rows)
         return Calibration.objects.create(
             mode=mode,
-            machine=machine,
+            machine=machine_fingerprint(),
             slope=fit.slope,
             intercept=fit.intercept,
             spearman_before=fit.spearman_before,

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from rewards.typed import setting_number
+
 MECHANISMS = ("cgroup-v2", "cgroup-v1", "uid-pool")
 CGROUP_PREFIX = "codeopt-run-"  # run cgroups are named codeopt-run-<pid>-<n>
 PROCESS_OVERHEAD = 3
@@ -91,15 +93,7 @@ class IsolationSettings:
 
 def _env_int(env, name: str, default: int, minimum: int) -> int:
     raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"{name}={raw!r} is not an integer") from None
-    if value < minimum:
-        raise ValueError(f"{name}={value} is below its minimum {minimum}")
-    return value
+    return setting_number(name, raw, int, minimum) if raw else default
 
 
 # --- what a run's cgroup says when it ends ----------------------------------------------------

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from codeopt_site import inputs
 from codeopt_site.jobs import remaining_s
-from runs.services import do_ingest_metrics, notify_run_progress
+from runs.broadcasts import notify_run_progress
+from runs.services import do_ingest_metrics
 from workers.models import RolloutSample, TrainingRun
 from workers.training.lease import LeaseLost
 

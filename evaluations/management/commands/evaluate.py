@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from codeopt_site import jsonlines
+from codeopt_site.commands import exiting_on_value_error, run_in_foreground, user_named
 from evaluations import reads, services
 from evaluations.models import Evaluation
 from runs.services import check_team_for_new_run
@@ -63,7 +63,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **o):
         user = self._user(o)
-        try:
+        with exiting_on_value_error():
             against = self._against(user, o["against"])
             if o["step"] is not None and not o["run"]:
                 raise ValueError("step: only with --run (a checkpoint of a run)")
@@ -90,30 +90,19 @@ class Command(BaseCommand):
             )
             run_team = request.run.team if request.run else None
             team = check_team_for_new_run(user, o["team"], run_team)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
         for error in request.input_errors:
             self.stderr.write(f"{request.completions_file} line {error['line']}: {error['error']}")
         evaluation = services.do_create_evaluation(user, team, request, queue=o["queue"])
         if o["queue"]:
             self.stdout.write(f"evaluation {evaluation.pk} ({evaluation.name}) queued")
             return
-
-        def progress(done: int, total: int, stage: str) -> None:
-            self.stderr.write(f"\r[{done}/{total}] {stage}\x1b[K", ending="")
-
-        services.do_run_evaluation(evaluation.pk, worker="cli", on_progress=progress)
-        self.stderr.write("")
+        run_in_foreground(self, services.do_run_evaluation, evaluation.pk, worker="cli")
         evaluation.refresh_from_db()
         self._report(evaluation, against, o)
 
     def _user(self, o):
-        users = get_user_model().objects
         if o["user"]:
-            user = users.filter(username=o["user"]).first()
-            if user is None:
-                raise CommandError(f"user: no user {o['user']!r}")
-            return user
+            return user_named(o["user"])
         if o["run"]:
             from runs.models import Run
 

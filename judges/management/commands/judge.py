@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from codeopt_site import jsonlines
+from codeopt_site.commands import exiting_on_value_error, run_in_foreground, user_named
 from judges import reads, services
 from runs.services import check_team_for_new_run
 
@@ -44,10 +44,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="One JSON object per pair.")
 
     def handle(self, *args, **o):
-        user = get_user_model().objects.filter(username=o["user"]).first()
-        if user is None:
-            raise CommandError(f"user: no user {o['user']!r}")
-        try:
+        user = user_named(o["user"])
+        with exiting_on_value_error():
             upload = jsonlines.read_file(o["pairs"], "pairs")
             request = services.check_judge_request(
                 user,
@@ -64,8 +62,6 @@ class Command(BaseCommand):
             )
             evaluation_team = request.evaluation.team if request.evaluation else None
             team = check_team_for_new_run(user, o["team"], evaluation_team)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
         for error in request.input_errors:
             where = f"line {error['line']}" if "line" in error else error.get("problem", "")
             self.stderr.write(f"left out: {where}: {error['error']}")
@@ -73,12 +69,7 @@ class Command(BaseCommand):
         if o["queue"]:
             self.stdout.write(f"judge batch {batch.pk} ({batch.name}) queued")
             return
-
-        def progress(done: int, total: int, stage: str) -> None:
-            self.stderr.write(f"\r[{done}/{total}] {stage}\x1b[K", ending="")
-
-        services.do_run_batch(batch.pk, on_progress=progress)
-        self.stderr.write("")
+        run_in_foreground(self, services.do_run_batch, batch.pk)
         rows = reads.pair_rows(batch)
         if o["json"]:
             for row in rows:

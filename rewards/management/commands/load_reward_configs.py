@@ -7,6 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from rewards import services
+from rewards.config_files import BUILTIN_CONFIGS
 
 
 class Command(BaseCommand):
@@ -17,7 +18,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "file", nargs="?", default=str(services.BUILTIN_CONFIGS), help="YAML or JSON file."
+            "file", nargs="?", default=str(BUILTIN_CONFIGS), help="YAML or JSON file."
         )
 
     def handle(self, *args, file, **options):

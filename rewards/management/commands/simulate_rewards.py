@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from rewards import services
+from rewards.config_files import BUILTIN_CONFIGS, read_config_file
 from rewards.models import RewardConfig
 from rewards.simulator import RANK_AGAINST
 from workers.execution.engine import MODES
@@ -82,11 +83,9 @@ class Command(BaseCommand):
     @staticmethod
     def _configs(path: Path | None):
         if path is not None:
-            return [config for config, _ in services.read_config_file(path)]
+            return [config for config, _ in read_config_file(path)]
         stored = [row.engine_config() for row in RewardConfig.objects.order_by("name")]
-        return stored or [
-            config for config, _ in services.read_config_file(services.BUILTIN_CONFIGS)
-        ]
+        return stored or [config for config, _ in read_config_file(BUILTIN_CONFIGS)]
 
     @staticmethod
     def _progress(simulation) -> None:

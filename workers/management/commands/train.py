@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from codeopt_site.commands import exiting_on_value_error, run_in_foreground, user_named
 from runs.services import check_team_for_new_run
 from workers.training import services as training_services
 from workers.training.config import TrainConfig
@@ -26,15 +26,11 @@ class Command(BaseCommand):
         parser.add_argument("--queue", action="store_true", help="Run on a `gpu` worker.")
 
     def handle(self, *args, config, name, user, team, queue, **options):
-        owner = get_user_model().objects.filter(username=user).first()
-        if owner is None:
-            raise CommandError(f"user: no user {user!r}")
-        try:
+        owner = user_named(user)
+        with exiting_on_value_error():
             data = TrainConfig.from_toml(config).as_dict()
             checked, reward = training_services.check_train_request(data)
             team_row = check_team_for_new_run(owner, team)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
         run = training_services.do_start_training(
             owner=owner,
             team=team_row,
@@ -45,11 +41,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"run {run.pk} ({run.name}) {'queued' if queue else 'started'}")
         if not queue:
-
-            def progress(done: int, total: int, stage: str) -> None:
-                counted = f"[{done}/{total}] " if total else ""
-                self.stderr.write(f"\r{counted}{stage}\x1b[K", ending="")
-
-            status = training_services.do_run_training(run.pk, worker="cli", on_progress=progress)
-            self.stderr.write("")
+            status = run_in_foreground(
+                self, training_services.do_run_training, run.pk, worker="cli"
+            )
             self.stdout.write(f"run {run.pk}: {status}")
