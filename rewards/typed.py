@@ -169,7 +169,8 @@ def setting_number(name: str, text: str, kind: type, minimum: float) -> int | fl
     try:
         value = kind(text)
     except ValueError:
-        raise ValueError(f"{name}: {text!r} is not a number") from None
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{name}: {text!r} is not {what}") from None
     if value < minimum:
         raise ValueError(f"{name}: must be >= {minimum}")
     return value

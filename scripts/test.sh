@@ -14,8 +14,8 @@ want_services="${CODEOPT_TEST_SERVICES:-0}"
 workers="${CODEOPT_TEST_WORKERS:-2}"
 # One torch (OpenMP) thread per process: the two workers, their Celery workers and the
 # sandboxed programs share 2 cores, and idle OpenMP threads spin on them (20 warm-start
-# steps of the tiny model: 12.5 s of CPU with torch's default 2 threads beside a loaded
-# neighbour, 1.1 s with one; docs/benchmarks.md)
+# steps of the tiny model beside a busy process: 2.32 s of CPU with torch's default 2
+# threads, 0.80 s with one; benchmarks/torch_threads.py, docs/benchmarks.md)
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 parallel=()
 # (-p: the plugin must run before Django reads its settings; `python -m` puts tests/ in reach)

@@ -127,7 +127,7 @@ def test_settings_come_from_the_environment():
     assert LLMSettings.from_env({}) is None
     with pytest.raises(ValueError, match="JUDGE_LLM_MODEL: required"):
         LLMSettings.from_env({"JUDGE_LLM_BASE_URL": "http://x/v1"})
-    with pytest.raises(ValueError, match="JUDGE_LLM_CONCURRENCY: 'many' is not a number"):
+    with pytest.raises(ValueError, match="JUDGE_LLM_CONCURRENCY: 'many' is not a whole number"):
         LLMSettings.from_env(
             {"JUDGE_LLM_BASE_URL": "http://x/v1", "JUDGE_LLM_MODEL": "m",
              "JUDGE_LLM_CONCURRENCY": "many"}

@@ -15,7 +15,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from runs import live, services
+from runs import broadcasts, live, services
 from runs.models import LiveMessage
 from tests.test_live_websocket import communicator
 
@@ -95,5 +95,5 @@ async def test_a_row_numbered_before_one_already_relayed_is_still_relayed(alice,
 def test_the_writers_delete_messages_past_their_retention(alice_run):
     old = timezone.now() - timedelta(seconds=live.RETENTION_S + 1)
     LiveMessage.objects.create(run=alice_run, origin="gone:1", text="{}", created_at=old)
-    services.notify_run_status(alice_run.pk, "running")
+    broadcasts.notify_run_status(alice_run.pk, "running")
     assert list(LiveMessage.objects.values_list("origin", flat=True)) == [live.origin()]

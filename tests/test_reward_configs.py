@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from rewards import engine, services
+from rewards import config_files, engine, services
 from rewards.models import RewardConfig
 from runs.models import Run
 
@@ -56,7 +56,7 @@ def test_a_file_with_one_bad_entry_stores_nothing(tmp_path):
     assert not RewardConfig.objects.exists()
     path.write_text("- name: twice\n- name: twice\n")
     with pytest.raises(ValueError, match=r"configs\[1\] \(twice\): name: 'twice' appears twice"):
-        services.read_config_file(path)
+        config_files.read_config_file(path)
 
 
 @pytest.mark.django_db

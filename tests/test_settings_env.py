@@ -71,3 +71,22 @@ def test_a_bad_url_is_named_without_its_password(env, named):
     assert named in result.stderr.splitlines()[-1]
     assert ":***@" in result.stderr.splitlines()[-1]
     assert "broker-pw-7731" not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("x", "CODEOPT_SANDBOX_UID_SLOTS: 'x' is not a whole number"),
+        ("2.5", "CODEOPT_SANDBOX_UID_SLOTS: '2.5' is not a whole number"),
+        ("0", "CODEOPT_SANDBOX_UID_SLOTS: must be >= 1"),
+    ],
+)
+def test_a_bad_sandbox_number_is_named_and_a_good_one_read(value, message):
+    from workers.execution.isolation import IsolationSettings
+
+    with pytest.raises(ValueError) as error:
+        IsolationSettings.from_environ({"CODEOPT_SANDBOX_UID_SLOTS": value})
+    assert str(error.value) == message
+    read = IsolationSettings.from_environ({"CODEOPT_SANDBOX_UID_SLOTS": " 12 "})
+    assert read.uid_slots == 12
+    assert IsolationSettings.from_environ({}).uid_slots == IsolationSettings.uid_slots
