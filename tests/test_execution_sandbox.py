@@ -3,6 +3,9 @@ that must be contained (right verdict, nothing left running, the host untouched)
 
 from __future__ import annotations
 
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -10,7 +13,7 @@ import pytest
 from tests.sandbox_support import sandbox_processes
 from workers.execution.engine import Case, execute
 from workers.execution.isolation import active_isolation
-from workers.execution.sandbox import Limits
+from workers.execution.sandbox import Limits, runner_binary
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = Limits(cpu_seconds=1, wall_seconds=3, memory_mb=256, output_mb=1)
@@ -244,3 +247,20 @@ def test_the_program_runs_as_a_slot_uid_of_the_pool(one_test):
     )
     uid, gid = (int(x) for x in report.tests[0].stdout_excerpt.split())
     assert uid == gid and uid in active_isolation().pool.uids()
+
+
+def test_threads_that_compile_the_runner_at_once_on_a_fresh_host_all_get_it(tmp_path):
+    """The first runs on a fresh host compile the runner; threads of one process (the pack
+    test, a worker's pool) do it at the same moment and must not take each other's file."""
+    barrier = threading.Barrier(6)
+
+    def compile_it(_):
+        barrier.wait()
+        return runner_binary(tmp_path)
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        binaries = set(pool.map(compile_it, range(6)))
+    assert len(binaries) == 1
+    binary = binaries.pop()
+    assert os.access(binary, os.X_OK) and binary.stat().st_mode & 0o777 == 0o755
+    assert [p.name for p in binary.parent.iterdir()] == ["runner"]  # no temporary file left

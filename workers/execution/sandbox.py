@@ -30,6 +30,7 @@ import select
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,10 +85,16 @@ def _compiled(source_path: Path, name: str, cache_dir: Path | None) -> Path:
     binary.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(root, 0o755)
     os.chmod(binary.parent, 0o755)
-    tmp = binary.with_suffix(f".{os.getpid()}")
-    subprocess.run([compiler, "-O2", "-o", str(tmp), str(source_path)], check=True)
-    os.chmod(tmp, 0o755)
-    os.replace(tmp, binary)
+    # A name of its own per caller: threads of one process compile at once on a fresh host.
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=binary.parent)
+    os.close(fd)
+    try:
+        subprocess.run([compiler, "-O2", "-o", tmp, str(source_path)], check=True)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, binary)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
     return binary
 
 
