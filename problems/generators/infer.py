@@ -35,7 +35,7 @@ from problems.generators.layout import (
     Item,
     Layout,
     describe,
-    parse_number,
+    parse_numbers,
     split,
     violations,
 )
@@ -211,7 +211,7 @@ class _Builder(SemanticChecks):
             if f.role == "magnitude":
                 f.role = "size" if f.lo != f.hi else "element"
             return
-        values = [parse_number(t) for t in tokens] or [0]
+        values = parse_numbers(tokens) or [0]
         f.lo, f.hi = min(values), max(values)
         if f.kind == "float":
             f.decimals = max(len(t.partition(".")[2]) for t in tokens)
@@ -222,7 +222,7 @@ class _Builder(SemanticChecks):
         index = self.item_of[fid]
         item = self.items[index]
         tokens = split(item, occurrences[index]).get(fid, [])
-        return [parse_number(t) for t in tokens]
+        return parse_numbers(tokens)
 
     def order(self, fid: str) -> int:
         return 0 if fid == "v0" and self.tests else int(fid[1:])

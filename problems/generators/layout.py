@@ -150,8 +150,8 @@ def _item_violations(item: Item, occurrence, scalars: dict, sums: dict) -> list[
         if item.kind == "line" or not same_row:
             why = _tokens_violation(f, columns[f.id], scalars)
             found.extend([why] if why else [])
-        else:
-            for index, token in enumerate(columns[f.id]):
+        elif not _rows_keep_bounds(f, columns, same_row, scalars):
+            for index, token in enumerate(columns[f.id]):  # name the first row that breaks f
                 known = dict(scalars)
                 known.update({ref: parse_number(columns[ref][index]) for ref in same_row})
                 why = _tokens_violation(f, [token], known)
@@ -166,6 +166,42 @@ def _item_violations(item: Item, occurrence, scalars: dict, sums: dict) -> list[
                 sums[f.id] = sums.get(f.id, 0) + (len(token) if f.kind == "str" else int(token))
     why = _shape_violation(item, columns, scalars) if not found else ""
     return found + ([why] if why else [])
+
+
+def _rows_keep_bounds(f: Field, columns: dict, same_row: list[str], scalars: dict) -> bool:
+    """True when every row's token of numeric field f keeps its kind and its bounds, some of
+    which name a column of the same row: whole columns parsed at once, no row's message
+    built. False when a row may break f (the caller then finds it row by row)."""
+    tokens = columns[f.id]
+    if f.kind == "str" or f.role == "cell" or not tokens:
+        return False
+    kind = st.kind_of(tokens)
+    if kind == "str" or (f.kind == "int" and kind != "int"):
+        return False
+    try:
+        values = parse_numbers(tokens)
+        rows = {ref: parse_numbers(columns[ref]) for ref in same_row}
+    except (ValueError, ZeroDivisionError):
+        return False
+    convert = Fraction if f.kind == "float" else (lambda x: x)
+    lo, hi = f.lo, f.hi  # the bounds that do not change from row to row
+    for ref, offset in f.lower:
+        if ref in scalars:  # a line's value (ids are unique: never a row column)
+            lo = max(lo, scalars[ref] + offset)
+    for ref, offset in f.upper:
+        if ref in scalars:  # a line's value (ids are unique: never a row column)
+            hi = min(hi, scalars[ref] + offset)
+    lower = [(rows[ref], offset) for ref, offset in f.lower if ref in rows]
+    upper = [(rows[ref], offset) for ref, offset in f.upper if ref in rows]
+    for index, value in enumerate(values):
+        row_lo, row_hi = lo, hi
+        for column, offset in lower:
+            row_lo = max(row_lo, column[index] + offset)
+        for column, offset in upper:
+            row_hi = min(row_hi, column[index] + offset)
+        if not convert(row_lo) <= value <= convert(row_hi):
+            return False
+    return True
 
 
 def _shape_violation(item: Item, columns: dict, scalars: dict) -> str:
@@ -246,3 +282,11 @@ def _tokens_violation(f: Field, tokens: list[str], known: dict) -> str:
 def parse_number(token: str):
     """An int token as int (fast), a float token as an exact Fraction."""
     return int(token) if st.is_int(token) else Fraction(token)
+
+
+def parse_numbers(tokens: list[str]) -> list:
+    """`parse_number` of each token; a column of ints is checked in one match and read by
+    `int` alone."""
+    if st.kind_of(tokens) == "int":
+        return list(map(int, tokens))
+    return [parse_number(t) for t in tokens]

@@ -73,6 +73,7 @@ def llm_proposer(environ: Mapping[str, str]) -> Proposer | None:
     if not any(environ.get(name, "").strip() for name in LLM_ENDPOINT_VARIABLES):
         return None
     from problems.generators import llm
+
     settings = llm.GeneratorLLMSettings.from_env(environ)
     if settings is None:
         return None
