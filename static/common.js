@@ -42,5 +42,15 @@ const codeopt = (() => {
 
   const plotConfig = { displaylogo: false, responsive: true };
 
-  return { esc, fmt, when, statusCell, progressCell, fillTable, plotConfig };
+  // An axis titled `text`; on a chart with no data (`empty`) it draws no ticks, grid or zero
+  // line, so Plotly's placeholder range (-1 to 6) is not read as data.
+  const axis = (text, empty, extra = {}) => ({
+    title: { text }, ...extra,
+    ...(empty ? { showticklabels: false, showgrid: false, zeroline: false } : {}),
+  });
+  // The note across the middle of a chart with no data (none when it has data).
+  const emptyNote = (empty, text) => (empty
+    ? [{ text, showarrow: false, xref: "paper", yref: "paper", x: 0.5, y: 0.5 }] : []);
+
+  return { esc, fmt, when, statusCell, progressCell, fillTable, plotConfig, axis, emptyNote };
 })();

@@ -15,11 +15,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_dataset_problem_and_calibration_pages_draw_measured_data(
     asgi_server, open_page, page_errors, alice, tmp_path
 ):
+    page = open_page()
+    log_in(page, asgi_server, "/dataset/")  # before any build: an empty chart says so
+    page.wait_for_selector("#chart-funnel .annotation-text", timeout=15_000)
+    assert page.locator("#chart-funnel .annotation-text").text_content() == "no finished build yet"
+    assert page.locator("#chart-funnel .xtick").count() == 0  # no made-up -1..6 scale
+    page.goto(f"{asgi_server}/timing/")
+    page.wait_for_selector("#chart-cv .annotation-text", timeout=15_000)
+    assert page.locator("#chart-cv .xtick, #chart-cv .ytick").count() == 0
+
     import_sum(tmp_path)
     build = run_build(["sum"])
     calibration = services.do_calibrate(repeats=2)
-    page = open_page()
-    log_in(page, asgi_server, "/dataset/")
+    page.goto(f"{asgi_server}/dataset/")
 
     page.wait_for_selector("#chart-funnel .funnellayer", timeout=15_000)
     stages = page.evaluate("document.getElementById('chart-funnel').data[0].y")
@@ -37,6 +45,7 @@ def test_dataset_problem_and_calibration_pages_draw_measured_data(
     assert dict(traces) == {"correct (accepted)": 3, "wrong (labelled)": 1}
     axis = page.evaluate("document.getElementById('chart-runtimes').layout.yaxis.title.text")
     assert axis.startswith("CPU time per run (ms")
+    assert page.locator("#chart-runtimes .ytick").count() > 0  # with data, the scale is drawn
 
     page.goto(f"{asgi_server}/dataset/calibration/")
     page.wait_for_selector("#chart-calibration .scatterlayer", timeout=15_000)

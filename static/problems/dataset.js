@@ -15,9 +15,8 @@
   Plotly.newPlot("chart-funnel", traces, {
     title: { text: "Problems passing each stage (count; % of candidates)", font: { size: 14 } },
     height: 360, margin: { l: 220, r: 20, t: 40, b: 40 }, funnelmode: "stack",
-    xaxis: { title: { text: "problems" } },
-    annotations: funnel.length ? [] : [{ text: "no finished build yet", showarrow: false,
-      xref: "paper", yref: "paper", x: 0.5, y: 0.5 }],
+    xaxis: codeopt.axis("problems", !funnel.length),
+    annotations: codeopt.emptyNote(!funnel.length, "no finished build yet"),
   }, codeopt.plotConfig);
 
   function table(builds) {

@@ -32,10 +32,9 @@
   }
   Plotly.newPlot("chart-runtimes", traces, {
     height: 420, margin: { l: 70, r: 10, t: 20, b: 90 }, boxmode: "group",
-    xaxis: { title: { text: "test" } },
-    yaxis: { title: { text: "CPU time per run (ms, log scale)" }, type: "log" },
+    xaxis: codeopt.axis("test", !points.length),
+    yaxis: codeopt.axis("CPU time per run (ms, log scale)", !points.length, { type: "log" }),
     legend: { orientation: "h", y: 1.08 },
-    annotations: points.length ? [] : [{ text: "no stored reference runtimes: run a dataset build",
-      showarrow: false, xref: "paper", yref: "paper", x: 0.5, y: 0.5 }],
+    annotations: codeopt.emptyNote(!points.length, "no stored reference runtimes: run a dataset build"),
   }, codeopt.plotConfig);
 })();

@@ -5,9 +5,8 @@
   const { esc, fmt, statusCell, progressCell, fillTable, when } = codeopt;
   const layout = (title, x, y, empty) => ({
     title: { text: title, font: { size: 14 } }, height: 280, margin: { l: 60, r: 10, t: 36, b: 50 },
-    xaxis: { title: { text: x } }, yaxis: { title: { text: y } },
-    annotations: empty ? [{ text: "no finished job has data for this yet", showarrow: false,
-      xref: "paper", yref: "paper", x: 0.5, y: 0.5 }] : [],
+    xaxis: codeopt.axis(x, empty), yaxis: codeopt.axis(y, empty),
+    annotations: codeopt.emptyNote(empty, "no finished job has data for this yet"),
   });
 
   function table(jobs) {
