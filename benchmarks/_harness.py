@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.readiness import free_port  # noqa: E402  (the checkout's root, just put in reach)
+
 BENCH_DB = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/codeopt_bench")
 
 
@@ -98,12 +100,6 @@ def on_cluster(cluster, slugs: list[str]) -> tuple[str, dict]:
     do_load_configs()
     token = make_owner()[2]
     return token, store_problems(slugs)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @contextlib.contextmanager

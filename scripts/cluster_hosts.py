@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scripts.faultproxy import FaultProxy, free_port
-from scripts.readiness import celery_worker_argv, listening
+from scripts.faultproxy import FaultProxy
+from scripts.readiness import celery_worker_argv, free_port, listening
 
 if TYPE_CHECKING:
     from scripts.cluster_topology import Cluster

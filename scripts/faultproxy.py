@@ -24,14 +24,9 @@ import socket
 import threading
 import time
 
+from scripts.readiness import free_port
+
 CHUNK_BYTES = 65536
-
-
-def free_port() -> int:
-    """A loopback port nothing listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _close(sock: socket.socket) -> None:

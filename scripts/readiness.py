@@ -24,6 +24,13 @@ def wait_until(predicate: Callable[[], object], timeout: float, what: str, inter
     raise TimeoutError(f"timed out after {timeout:g} s waiting for {what}")
 
 
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 def listening(port: int) -> bool:
     """Whether something on 127.0.0.1:`port` accepts a connection now."""
     try:

@@ -21,7 +21,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from codeopt_site.env import redact_url
-from scripts.readiness import celery_worker_argv, listening
+from scripts.readiness import celery_worker_argv, free_port, listening
 from scripts.readiness import wait_until as poll_until
 from workers.execution.samples import write_sum_package
 
@@ -204,12 +204,6 @@ def built(built_fixture, db):
 
 
 # --- real processes -------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_until(predicate, timeout: float, what: str, interval: float = 0.05):
