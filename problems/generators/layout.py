@@ -285,8 +285,8 @@ def parse_number(token: str):
 
 
 def parse_numbers(tokens: list[str]) -> list:
-    """`parse_number` of each token; a column of ints is checked in one match and read by
-    `int` alone."""
+    """`parse_number` of each token; a column of ints (one kind check) is read by `int`
+    alone, with no check per token."""
     if st.kind_of(tokens) == "int":
         return list(map(int, tokens))
     return [parse_number(t) for t in tokens]
