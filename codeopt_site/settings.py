@@ -169,6 +169,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     else {}
 )
 if CELERY_BROKER_URL.startswith("filesystem"):
+    # kombu's filesystem transport with whole messages only (codeopt_site/broker.py)
+    CELERY_BROKER_TRANSPORT = "codeopt_site.broker:Transport"
     for sub in ("queue", "control", "processed"):
         (_broker_dir / sub).mkdir(parents=True, exist_ok=True)
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
