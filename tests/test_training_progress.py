@@ -43,6 +43,7 @@ def test_the_estimate_is_the_rate_so_far_and_the_time_budget_caps_it(built, alic
     left = (training.stage_ends_at - timezone.now()).total_seconds()
     assert 55 < left <= 60
     assert training.progress_text == "warm start 100/300, about 1 min left"
+    assert training.progress_share == pytest.approx(100 / 300)  # at the rate so far: the count
     clock.now += 0.2  # within WRITE_EVERY_S: heard, not written
     progress.advance(101)
     assert TrainingRun.objects.get(run=run).progress_done == 100 and heard[-1][0] == 101
@@ -54,7 +55,14 @@ def test_the_estimate_is_the_rate_so_far_and_the_time_budget_caps_it(built, alic
     clock.now += 60
     progress.advance(12)  # 10 steps a minute would take ~16 h: the budget ends it first
     assert progress.remaining == pytest.approx(540)
-    assert TrainingRun.objects.get(run=run).progress_text == "training 12/10000, about 9 min left"
+    training = TrainingRun.objects.get(run=run)
+    assert training.progress_text == "training 12/10000, about 9 min left"
+    # the bar follows the budget: 60 s of the 600 left at the stage's start, after the 2
+    # steps done before it (0.12% by the count)
+    assert training.progress_share == pytest.approx(2 / 10_000 + (1 - 2 / 10_000) * 60 / 600)
+    clock.now += 540
+    progress.advance(30)  # the budget spent: the bar is full whatever the count
+    assert TrainingRun.objects.get(run=run).progress_share == pytest.approx(1.0)
 
 
 def test_the_estimates_read_plainly():
@@ -87,7 +95,7 @@ def test_the_run_page_and_the_training_list_show_the_stage_and_its_estimate(buil
     client.force_login(alice)
     page = client.get(f"/runs/{run.pk}/progress/").content.decode()
     line = re.search(r'<p id="training-progress">.*?</p>', page, re.S)[0]
-    assert '<progress max="300" value="120"></progress>' in line
+    assert '<progress max="1" value="0.4000" title="40% of the stage"></progress>' in line
     assert "warm start 120/300, about 2 min left" in line
     assert 'data-active="1"' in page
     assert "warm start 120/300, about 2 min left" in client.get(f"/runs/{run.pk}/").content.decode()

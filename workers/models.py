@@ -81,6 +81,12 @@ class TrainingRun(models.Model):
     stage_ends_at = models.DateTimeField(
         null=True, blank=True, help_text="Estimated end of the stage, at its rate so far."
     )
+    progress_share = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Share of the stage done, 0 to 1: its count's, or where a time budget ends "
+        "the stage before its count, its time's (the page's bar). None: nothing counted.",
+    )
     error = models.TextField(blank=True, default="")
     # The lease: the task delivery training the run now, and its last sign of life. A second
     # delivery waits while the heartbeat is fresh (services.claim_training).

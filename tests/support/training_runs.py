@@ -18,5 +18,6 @@ def put_in_warm_start(run: Run, seconds_left: float) -> None:
         stage="warm start",
         progress_done=120,
         progress_total=300,
+        progress_share=0.4,
         stage_ends_at=timezone.now() + timedelta(seconds=seconds_left),
     )

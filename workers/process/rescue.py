@@ -117,7 +117,11 @@ def _rescue_training(now) -> list[str]:
     for pk, run_id, token, beaten in rows.values_list("pk", "run_id", "lease", "heartbeat_at"):
         why = f"its trainer {token} stopped beating {(now - beaten).total_seconds():.0f} s ago"
         taken = TrainingRun.objects.filter(pk=pk, lease=token).update(
-            lease="", heartbeat_at=None, stage=f"sent again: {why}"[:200], stage_ends_at=None
+            lease="",
+            heartbeat_at=None,
+            stage=f"sent again: {why}"[:200],
+            stage_ends_at=None,
+            progress_share=None,
         )
         if taken:
             jobs.send("workers.train", [run_id], None)

@@ -237,7 +237,10 @@ def do_run_training(run_id: int, worker: str = "", on_progress=None) -> str:
         return "lease lost"  # the delivery that took over owns the run's state now
     except Exception as exc:
         TrainingRun.objects.filter(pk=training.pk).update(
-            error=f"{type(exc).__name__}: {exc}", stage="failed", stage_ends_at=None
+            error=f"{type(exc).__name__}: {exc}",
+            stage="failed",
+            stage_ends_at=None,
+            progress_share=None,
         )
         notify_training_progress(training.pk)
         do_set_run_status(run, RunStatus.FAILED)
@@ -245,7 +248,7 @@ def do_run_training(run_id: int, worker: str = "", on_progress=None) -> str:
     done = version >= config.steps or trainer.out_of_time
     status = RunStatus.FINISHED if done else RunStatus.STOPPED
     TrainingRun.objects.filter(pk=training.pk).update(
-        stage=status, version=version, stage_ends_at=None
+        stage=status, version=version, stage_ends_at=None, progress_share=None
     )
     notify_training_progress(training.pk)
     do_set_run_status(run, status)

@@ -141,6 +141,23 @@ class StageProgress:
         elif self.on_progress is not None:
             self.on_progress(self.done, self.total, self.name)
 
+    def share(self, now: float) -> float | None:
+        """The share of the stage done, for the page's bar: `done / total` while the
+        estimate is the rate so far; where the deadline comes first, what was done before
+        this stage began plus the rest in proportion to the time spent of the time to the
+        deadline (a time-budgeted run's bar follows its budget, not its step cap). The two
+        agree without a deadline: at the rate r = (done - before) / elapsed, elapsed /
+        (elapsed + remaining) is (done - before) / (total - before). None without a total."""
+        if not self.total:
+            return None
+        counted = min(1.0, self.done / self.total)
+        started, before = self._start
+        elapsed = now - started
+        if self.remaining is None or elapsed <= 0:
+            return counted
+        base = min(1.0, before / self.total)
+        return min(1.0, base + (1 - base) * elapsed / (elapsed + self.remaining))
+
     def _write(self, now: float) -> None:
         self._written = now
         rows = TrainingRun.objects.filter(pk=self.training_pk)
@@ -150,6 +167,7 @@ class StageProgress:
             stage=self.name[:200],
             progress_done=self.done,
             progress_total=self.total,
+            progress_share=self.share(now),
             stage_ends_at=(
                 None
                 if self.remaining is None
