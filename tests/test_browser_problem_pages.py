@@ -22,7 +22,9 @@ def test_dataset_problem_and_calibration_pages_draw_measured_data(
     assert page.locator("#chart-funnel .xtick").count() == 0  # no made-up -1..6 scale
     page.goto(f"{asgi_server}/timing/")
     page.wait_for_selector("#chart-cv .annotation-text", timeout=15_000)
-    assert page.locator("#chart-cv .xtick, #chart-cv .ytick").count() == 0
+    for chart in ("chart-jitter", "chart-cv", "chart-throughput", "chart-wait"):
+        assert page.locator(f"#{chart} .annotation-text").count() == 1, chart  # says it is empty
+        assert page.locator(f"#{chart} .xtick, #{chart} .ytick").count() == 0, chart
 
     import_sum(tmp_path)
     build = run_build(["sum"])

@@ -52,8 +52,8 @@
       y: jitterJobs.map((j) => j.jitter[mode] ?? null),
     })), { ...layout("Rank jitter per mode", "jitter job", "percentile points", !jitterJobs.length), barmode: "group",
       // jitter is never negative; all-zero bars must still read as 0 on a 0-5 axis
-      yaxis: { title: { text: "percentile points" }, rangemode: "tozero",
-        range: [0, Math.max(5, ...jitterJobs.flatMap((j) => Object.values(j.jitter).filter((v) => v !== null))) * 1.1] } },
+      yaxis: codeopt.axis("percentile points", !jitterJobs.length, { rangemode: "tozero",
+        range: [0, Math.max(5, ...jitterJobs.flatMap((j) => Object.values(j.jitter).filter((v) => v !== null))) * 1.1] }) },
     { displaylogo: false });
     const cvs = jobs.flatMap((j) => j.cpu_cvs);
     Plotly.react("chart-cv", [{ type: "histogram", x: cvs, nbinsx: 30 }],
@@ -61,7 +61,7 @@
       { displaylogo: false });
     const workers = data.queues.timing_workers;
     Plotly.react("chart-throughput", [{ type: "bar", x: workers.map((w) => w.worker), y: workers.map((w) => w.busy_s),
-      text: workers.map((w) => `${w.jobs} timing jobs, ${w.scoring_groups} scoring groups`
+      text: workers.map((w) => `${w.jobs} timing jobs, ${w.scoring_groups} scoring groups, ${w.builds} dataset builds`
         + (w.executions_per_s === null ? "" : `, ${w.executions_per_s} executions/s`)),
       hovertemplate: "%{x}: %{y:.1f} s busy<br>%{text}<extra></extra>" }],
       layout("Work per worker (last hour)", "worker", "seconds busy", !workers.length), { displaylogo: false });
