@@ -102,9 +102,12 @@ def test_an_error_text_quoting_the_broker_url_has_its_password_masked(signed_in,
     assert "amqp://codeopt:***@mq.internal:5672//" in error
 
 
-def test_the_queues_count_each_timing_host_s_scoring_groups_and_timing_jobs(signed_in, alice):
+def test_the_queues_count_each_timing_host_s_scoring_groups_timing_jobs_and_builds(
+    signed_in, alice
+):
     from datetime import timedelta
 
+    from problems.models import DatasetBuild
     from workers.models import ScoringJob, ScoringPart, TimingJob
 
     now = timezone.now()
@@ -122,6 +125,8 @@ def test_the_queues_count_each_timing_host_s_scoring_groups_and_timing_jobs(sign
         status="done",
     )
     TimingJob.objects.create(owner=alice, worker="timing-b@c", result={"executions": 12}, **ran)
+    DatasetBuild.objects.create(worker="timing-a@c", **ran)
+    DatasetBuild.objects.create(worker="timing-a@c", started_at=now)  # running: not counted
 
     queues = signed_in.get("/healthz").json()["queues"]
 
@@ -131,13 +136,15 @@ def test_the_queues_count_each_timing_host_s_scoring_groups_and_timing_jobs(sign
             "worker": "timing-a@c",
             "jobs": 0,
             "scoring_groups": 2,
-            "busy_s": 6.0,
+            "builds": 1,
+            "busy_s": 9.0,
             "executions_per_s": None,
         },
         {
             "worker": "timing-b@c",
             "jobs": 1,
             "scoring_groups": 1,
+            "builds": 0,
             "busy_s": 6.0,
             "executions_per_s": 4.0,
         },

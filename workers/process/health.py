@@ -37,8 +37,10 @@ QUEUES = ("default", "timing")
 
 def check_queues() -> dict:
     """Messages waiting per queue, the timing jobs and scoring groups waiting, and each
-    timing worker's work over the last hour: timing jobs (with their executions per busy
-    second) and scoring groups (ScoringPart: the API's and the trainers' scoring)."""
+    timing worker's work finished over the last hour: timing jobs (with their executions per
+    busy second), scoring groups (ScoringPart: the API's and the trainers' scoring) and
+    dataset builds."""
+    from problems.models import DatasetBuild
     from workers.models import ScoringPart, TimingJob
 
     depth = {}
@@ -55,7 +57,8 @@ def check_queues() -> dict:
 
     def entry(worker: str) -> dict:
         host = worker.split("#", 1)[0]  # a scoring part names its scorer after "#"
-        blank = {"worker": host, "jobs": 0, "scoring_groups": 0, "busy_s": 0.0, "executions": 0}
+        blank = {"worker": host, "jobs": 0, "scoring_groups": 0, "builds": 0, "busy_s": 0.0}
+        blank["executions"] = 0
         return per_worker.setdefault(host, blank)
 
     for job in TimingJob.objects.filter(finished_at__gte=since, status=TimingJob.Status.DONE):
@@ -67,6 +70,10 @@ def check_queues() -> dict:
         row = entry(part.worker)
         row["scoring_groups"] += 1
         row["busy_s"] += part.duration_s or 0
+    for build in DatasetBuild.objects.filter(finished_at__gte=since, status="done"):
+        row = entry(build.worker)
+        row["builds"] += 1
+        row["busy_s"] += build.duration_s or 0
     throughput = []
     for _, row in sorted(per_worker.items()):
         timing_busy = row.pop("timing_busy_s", 0.0)
