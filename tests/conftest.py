@@ -225,7 +225,13 @@ def wait_for_status(worker, row, statuses: tuple[str, ...], timeout: float, what
         row.refresh_from_db()
         return row.status in statuses
 
-    wait_until(ended, timeout, what)
+    try:
+        wait_until(ended, timeout, what)
+    except AssertionError as exc:  # what the worker was doing meanwhile
+        if worker.alive():
+            tail = "\n".join(worker.output().splitlines()[-60:])
+            raise AssertionError(f"{exc}; the row is {row.status!r}; worker:\n{tail}") from None
+        raise
 
 
 def _database_url_for_subprocess() -> str:
