@@ -1,4 +1,5 @@
-"""A synthetic replay of a GRPO run's metrics, for the demo until the trainer exists.
+"""A synthetic replay of a GRPO run's metrics: the demo's live dashboard from its first
+second, while its real GRPO runs wait for their dataset build.
 
 Plain Python. The curves follow the shapes the paper reports (section 4): the all-negative
 group rate starts near 45% and falls, the mean reward and p50/p30 rise, p100 stays flat;
@@ -12,7 +13,8 @@ import random
 
 SYNTHETIC_NOTE = (
     "SYNTHETIC REPLAY: invented curves shaped like the paper's, not a real training run. "
-    "It shows the live dashboard until the GRPO trainer issue replaces it."
+    "It fills the live dashboard from the demo's first second; the demo's real GRPO runs "
+    "(a tiny model, paper vs RLVR) start once its dataset build and reward simulation are done."
 )
 
 
