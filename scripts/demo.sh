@@ -19,9 +19,9 @@ stop() {
   trap - INT TERM EXIT
   echo; echo "stopping…"
   kill -TERM "${helpers[@]}" 2>/dev/null || true
-  # The worker's warm shutdown would wait for the 5-minute replay: SIGQUIT ends it at once
-  # (Celery's cold shutdown); the replay's run is marked stopped by the next `make demo`.
-  kill -QUIT "${pids[@]:1}" 2>/dev/null || true
+  # A worker's warm shutdown would wait for the replay or a training run to end: after 5 s
+  # it is killed (Celery's cold shutdown, SIGQUIT, fails in the threads pool with a
+  # traceback); the next `make demo` marks their runs stopped, a training run resumes.
   kill -TERM "${pids[@]}" 2>/dev/null || true
   for _ in $(seq 1 25); do
     alive=0; for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
@@ -30,7 +30,11 @@ stop() {
   kill -KILL "${pids[@]}" 2>/dev/null || true
   wait "${pids[@]}" 2>/dev/null || true
 }
-trap stop INT TERM EXIT
+# Ctrl-C or a TERM stops everything and exits here: the report below is for a process that
+# ended on its own, not for the ones this stop ended.
+trap 'stop; exit 130' INT
+trap 'stop; exit 143' TERM
+trap stop EXIT
 
 names=("web server (daphne)" "worker main@ (queues default, timing, judge)" "worker gpu@ (queue gpu)")
 $PY -m daphne -b 127.0.0.1 -p "$PORT" --access-log var/access.log codeopt_site.asgi:application &
