@@ -102,6 +102,15 @@ def test_the_run_page_and_the_training_list_show_the_stage_and_its_estimate(buil
     assert "warm start 120/300, about 2 min left" in client.get("/training/").content.decode()
 
 
+def test_a_time_budgeted_runs_page_says_its_steps_are_a_cap(built, client, alice):
+    capped, budgeted = start_run(alice, steps=300), start_run(alice, steps=300, max_minutes=15)
+    client.force_login(alice)
+    pages = [client.get(f"/runs/{run.pk}/").content.decode() for run in (capped, budgeted)]
+    controls = [re.search(r'id="training-controls">.*?</p>', p, re.S)[0] for p in pages]
+    assert "step <span id=\"training-step\">0</span> of 300 " in controls[0]
+    assert "step <span id=\"training-step\">0</span> of at most 300 " in controls[1]
+
+
 def test_the_train_command_prints_the_stages(built, alice, tmp_path, capsys):
     from django.core.management import call_command
 
