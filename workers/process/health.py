@@ -45,7 +45,9 @@ def check_queues() -> dict:
 
     depth = {}
     url = settings.CELERY_BROKER_URL
-    with Connection(url, transport_options=settings.CELERY_BROKER_TRANSPORT_OPTIONS) as conn:
+    options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    transport = getattr(settings, "CELERY_BROKER_TRANSPORT", None)  # the embedded broker's
+    with Connection(url, transport=transport, transport_options=options) as conn:
         channel = conn.channel()
         for name in QUEUES:
             try:
