@@ -9,9 +9,11 @@ export SECRET_KEY="${SECRET_KEY:-test-only-secret-key}"
 export DB_CONN_MAX_AGE=0
 unset DEBUG DATABASE_URL REDIS_URL CELERY_BROKER_URL
 want_services="${CODEOPT_TEST_SERVICES:-0}"
-# Two pytest-xdist workers, a test file each at a time (its module fixtures built once); each
-# worker has backends of its own (tests/support/parallel.py). CODEOPT_TEST_WORKERS=0: one process.
-workers="${CODEOPT_TEST_WORKERS:-2}"
+# Three pytest-xdist workers, a test file each at a time (its module fixtures built once); each
+# worker has backends of its own (tests/support/parallel.py). Three, not two, on 2 cores: a
+# test often waits on a process it started, and a third worker fills that wait (pass 1
+# 435 s against 475 s with two, docs/benchmarks.md). CODEOPT_TEST_WORKERS=0: one process.
+workers="${CODEOPT_TEST_WORKERS:-3}"
 # One torch (OpenMP) thread per process: the two workers, their Celery workers and the
 # sandboxed programs share 2 cores, and idle OpenMP threads spin on them (20 warm-start
 # steps of the tiny model beside a busy process: 2.32 s of CPU with torch's default 2

@@ -17,9 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_an_evaluation_started_in_the_browser_lands_in_the_comparison(
     asgi_server, open_page, page_errors, celery_worker_process, built, alice, tmp_path
 ):
-    baseline = evaluate_upload(
-        alice, lines(*[{"problem": "sum", "program": SLOW}] * 2), complexity=False
-    )
+    baseline = evaluate_upload(alice, lines({"problem": "sum", "program": SLOW}), complexity=False)
     upload = tmp_path / "fast.jsonl"
     upload.write_text(lines(*[{"problem": "sum", "program": FAST}] * 2, "not json"))
     page = open_page()

@@ -92,9 +92,9 @@ def test_an_upload_reports_malformed_lines_and_evaluates_the_rest(built, alice):
 
 def test_the_command_prints_the_stored_figures_and_a_win_rate(built, alice, tmp_path, capsys):
     slow = tmp_path / "slow.jsonl"
-    slow.write_text(lines(*[{"problem": "sum", "program": SLOW}] * 3))
+    slow.write_text(lines({"problem": "sum", "program": SLOW}))
     fast = tmp_path / "fast.jsonl"
-    fast.write_text(lines(*[{"problem": "sum", "program": FAST}] * 3))
+    fast.write_text(lines({"problem": "sum", "program": FAST}))
     common = ["--user", "alice", "--split", "all", "--no-complexity", "--json"]
     call_command("evaluate", "--completions", str(slow), *common)
     baseline = json.loads(capsys.readouterr().out)

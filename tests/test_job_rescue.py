@@ -191,7 +191,8 @@ def test_a_timing_job_of_a_worker_killed_whole_completes_once_on_another(
     second = None
     try:
         _started(first)
-        job = submit(alice, sum_package, source=SLOW, repeats=5)
+        # SLOW, two repeats: a few seconds of work, still running when the worker is killed
+        job = submit(alice, sum_package, source=SLOW, repeats=2)
         wait_until(
             lambda: TimingJob.objects.get(pk=job.pk).status == "running" or not first.alive(),
             120,

