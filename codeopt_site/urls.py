@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import DefaultRouter
 
 from codeopt_site import inputs
-from codeopt_site.views import healthz, not_found
+from codeopt_site.views import favicon, healthz, not_found
 from evaluations import views as evaluation_views
 from judges import views as judge_views
 from problems import views as problem_views
@@ -79,6 +79,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
 ]
 

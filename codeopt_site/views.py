@@ -1,10 +1,11 @@
-"""/healthz: up or down for anyone (a load balancer, a monitor); the details for signed-in
-users only, since they show the deployment (worker hostnames, queue depths, the sandbox's
-set-up, error texts)."""
+"""Views of the whole site. /healthz: up or down for anyone (a load balancer, a monitor); the
+details for signed-in users only, since they show the deployment (worker hostnames, queue
+depths, the sandbox's set-up, error texts). The 404 handler and /favicon.ico."""
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.templatetags.static import static
 from django.views.defaults import page_not_found
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -37,3 +38,9 @@ def not_found(request, exception=None):
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Not found."}, status=404)
     return page_not_found(request, exception)
+
+
+def favicon(request):
+    """/favicon.ico: where a browser looks for the icon of a page that names none (a JSON
+    page such as /healthz, a download): the site's icon, not a 404."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

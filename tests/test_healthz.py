@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.templatetags.static import static
 from django.test import Client
 from django.utils import timezone
 
@@ -46,6 +47,15 @@ def test_an_anonymous_caller_learns_only_that_it_is_up(heartbeat):
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
     assert b"rack-3" not in response.content
+
+
+def test_a_browser_asking_for_favicon_ico_gets_the_sites_icon():
+    """What a browser asks for on /healthz (a JSON page names no icon) is the site's icon,
+    not a 404 in its console."""
+    response = Client().get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == static("favicon.svg")
+    icon = Client().get(response["Location"])
+    assert icon.status_code == 200 and icon["Content-Type"] == "image/svg+xml"
 
 
 def test_an_anonymous_caller_learns_it_is_down_but_not_why(monkeypatch):
