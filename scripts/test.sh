@@ -14,7 +14,7 @@ want_services="${CODEOPT_TEST_SERVICES:-0}"
 # test often waits on a process it started, and a third worker fills that wait (pass 1
 # 435 s against 475 s with two, docs/benchmarks.md). CODEOPT_TEST_WORKERS=0: one process.
 workers="${CODEOPT_TEST_WORKERS:-3}"
-# One torch (OpenMP) thread per process: the two workers, their Celery workers and the
+# One torch (OpenMP) thread per process: the test workers, their Celery workers and the
 # sandboxed programs share 2 cores, and idle OpenMP threads spin on them (20 warm-start
 # steps of the tiny model beside a busy process: 2.32 s of CPU with torch's default 2
 # threads, 0.80 s with one; benchmarks/torch_threads.py, docs/benchmarks.md)
