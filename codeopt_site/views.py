@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.templatetags.static import static
+from django.views.decorators.http import require_safe
 from django.views.defaults import page_not_found
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -40,6 +41,7 @@ def not_found(request, exception=None):
     return page_not_found(request, exception)
 
 
+@require_safe
 def favicon(request):
     """/favicon.ico: where a browser looks for the icon of a page that names none (a JSON
     page such as /healthz, a download): the site's icon, not a 404."""

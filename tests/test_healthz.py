@@ -56,6 +56,7 @@ def test_a_browser_asking_for_favicon_ico_gets_the_sites_icon():
     assert response.status_code == 301 and response["Location"] == static("favicon.svg")
     icon = Client().get(response["Location"])
     assert icon.status_code == 200 and icon["Content-Type"] == "image/svg+xml"
+    assert Client().post("/favicon.ico").status_code == 405
 
 
 def test_an_anonymous_caller_learns_it_is_down_but_not_why(monkeypatch):

@@ -227,21 +227,21 @@ def test_each_run_gets_a_v1_cgroup_of_its_own_with_its_budgets_and_it_is_removed
         for run in found:
             name = run.name
             try:
-                seen["pids.max"] = (parents["pids"] / name / "pids.max").read_text().strip()
-                seen["memory"] = (
-                    (parents["memory"] / name / "memory.limit_in_bytes").read_text().strip()
-                )
-                seen["name"] = name
-                return True
+                pids = (parents["pids"] / name / "pids.max").read_text().strip()
+                memory = (parents["memory"] / name / "memory.limit_in_bytes").read_text().strip()
             except OSError:  # removed meanwhile
                 continue
+            if pids == "max" or int(memory) >= 2**62:
+                continue  # made, its budgets not written yet: they are, before bwrap starts
+            seen.update({"pids.max": pids, "memory": memory, "name": name})
+            return True
         return False
 
     before = {p.name for p in parents["pids"].glob("codeopt-run-*")}
     reports, threads = _in_threads(
         {"sleeper": ("import time\ntime.sleep(1.5)\nprint(6)\n", "python", one_test, LIMITS, 1)}
     )
-    wait_until(watch, 20, "the run's cgroup")
+    wait_until(watch, 20, "the run's cgroup with its budgets")
     for thread in threads:
         thread.join(30)
     assert reports["sleeper"].verdict == "OK"

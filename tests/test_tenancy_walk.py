@@ -35,7 +35,8 @@ SHARED = {
     "problems.Calibration", "problems.InputGenerator", "rewards.RewardConfig",
     "rewards.Simulation", "workers.WorkerHeartbeat", "workers.HostCalibration",
 }  # fmt: skip
-PUBLIC = {"healthz", "schema", "api-docs", "api-redoc"}  # answer anyone (healthz: up/down only)
+# answer anyone (healthz: up/down only; favicon: the site's icon)
+PUBLIC = {"healthz", "favicon", "schema", "api-docs", "api-redoc"}
 # routes whose path names one of red's objects
 RED_PATHS = {
     "run-detail", "run-progress", "training-stop", "run-samples", "judge-batch", "judge-label",
