@@ -9,7 +9,9 @@ to a task sent again by its own worker. Here the message is written under a name
 matches (a leading dot: `_get`, `_size` and `_purge` match "<...>.<queue>.msg" after the
 first dot) and renamed into place, which is atomic within the folder.
 
-Selected in settings (CELERY_BROKER_TRANSPORT) whenever the broker URL is filesystem://.
+`transport_for(url)` says which transport a broker URL takes: the settings
+(CELERY_BROKER_TRANSPORT, what the workers use) and /healthz's queue depths both ask it, so
+the two cannot differ.
 """
 
 from __future__ import annotations
@@ -22,6 +24,14 @@ from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
 from kombu.utils.encoding import str_to_bytes
 from kombu.utils.json import dumps
+
+EMBEDDED = "codeopt_site.broker:Transport"
+
+
+def transport_for(url: str) -> str | None:
+    """The transport class for a broker URL: this module's for filesystem://, None (kombu's
+    own for the URL's scheme) for any other."""
+    return EMBEDDED if url.startswith("filesystem") else None
 
 
 class Channel(filesystem.Channel):

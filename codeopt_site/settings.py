@@ -12,6 +12,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from codeopt_site.broker import transport_for
 from codeopt_site.env import (
     ConfigError,
     env_bool,
@@ -168,9 +169,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     if CELERY_BROKER_URL.startswith(("redis", "rediss"))
     else {}
 )
+# filesystem://: kombu's filesystem transport, whole messages only (codeopt_site/broker.py)
+CELERY_BROKER_TRANSPORT = transport_for(CELERY_BROKER_URL)
 if CELERY_BROKER_URL.startswith("filesystem"):
-    # kombu's filesystem transport with whole messages only (codeopt_site/broker.py)
-    CELERY_BROKER_TRANSPORT = "codeopt_site.broker:Transport"
     for sub in ("queue", "control", "processed"):
         (_broker_dir / sub).mkdir(parents=True, exist_ok=True)
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None

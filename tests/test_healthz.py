@@ -3,6 +3,8 @@ details (workers, queues, the sandbox, error texts), passwords masked."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.conf import settings
 from django.templatetags.static import static
@@ -160,3 +162,26 @@ def test_the_queues_count_each_timing_host_s_scoring_groups_timing_jobs_and_buil
             "executions_per_s": 4.0,
         },
     ]
+
+
+def test_queue_depths_are_read_through_the_transport_of_the_broker_url_in_use(monkeypatch):
+    """The queue check takes the transport the URL names (codeopt_site.broker.transport_for),
+    as the workers do: a Redis broker's queue is read from Redis even in a process whose
+    settings were made for the embedded broker (here: pass 1's)."""
+    from kombu import Connection
+
+    from workers.process import health
+
+    url, queue = "redis://127.0.0.1:6379/0", f"healthz-depth-{uuid.uuid4().hex}"
+    monkeypatch.setattr(settings, "CELERY_BROKER_URL", url)
+    monkeypatch.setattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
+    monkeypatch.setattr(health, "QUEUES", (queue,))
+    with Connection(url) as conn:
+        waiting = conn.SimpleQueue(queue)
+        try:
+            for n in range(3):
+                waiting.put({"n": n})
+            assert health.check_queues()["depth"] == {queue: 3}
+        finally:
+            waiting.clear()
+            waiting.close()

@@ -17,6 +17,7 @@ from django.db import connection
 from django.utils import timezone
 from kombu import Connection
 
+from codeopt_site.broker import transport_for
 from codeopt_site.env import redact
 from codeopt_site.jobs import worker_dead_after
 from codeopt_site.startup import reach_broker
@@ -46,8 +47,7 @@ def check_queues() -> dict:
     depth = {}
     url = settings.CELERY_BROKER_URL
     options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
-    transport = getattr(settings, "CELERY_BROKER_TRANSPORT", None)  # the embedded broker's
-    with Connection(url, transport=transport, transport_options=options) as conn:
+    with Connection(url, transport=transport_for(url), transport_options=options) as conn:
         channel = conn.channel()
         for name in QUEUES:
             try:
