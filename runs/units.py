@@ -72,6 +72,8 @@ METRIC_UNITS: tuple[MetricUnit, ...] = (
     MetricUnit("sandbox/errors", "count", "failed sandbox starts"),
     MetricUnit("timing/rank_jitter", "percentile points", "percentile points"),
     MetricUnit("timing/repeat_cv", "ratio", "CV (sd / mean)"),
+    MetricUnit("timing/degraded_cv", "ratio", "CV (sd / mean)"),
+    MetricUnit("timing/degraded_slowdown_rate", "fraction", "fraction of costs"),
     MetricUnit("staleness/age_*", "fraction", "fraction of rollouts"),
     MetricUnit("staleness/dropped", "count", "samples"),
     MetricUnit("staleness/*", "count", "policy versions"),

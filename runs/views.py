@@ -11,6 +11,7 @@ from codeopt_site import inputs
 from runs import reads, services
 from runs.models import Run, RunStatus
 from workers.demo import read_demo_status
+from workers.training.config import stored_degraded_timing
 
 LIST_METRICS = ["rewards/mean", "eval/p50", "groups/all_negative"]
 
@@ -54,14 +55,24 @@ def run_detail(request, run_id: int):
     except Run.DoesNotExist:
         raise Http404("No such run") from None
     checkpoints = []
+    degraded_timing = None  # the run's timing degraded on purpose (experiments): its banner
     if hasattr(run, "training"):
         from workers.training.services import checkpoint_steps
 
         checkpoints = sorted(checkpoint_steps(run.training))
+        degraded_timing = stored_degraded_timing(run.training.config)
+        if not degraded_timing.active:
+            degraded_timing = None
     return render(
         request,
         "runs/run_detail.html",
-        {"run": run, "runs": [run], "checkpoints": checkpoints, **_evaluate_context(request, run)},
+        {
+            "run": run,
+            "runs": [run],
+            "checkpoints": checkpoints,
+            "degraded_timing": degraded_timing,
+            **_evaluate_context(request, run),
+        },
     )
 
 

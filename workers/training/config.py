@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rewards.typed import bounded, load_config, within_bounds
+from workers.execution.degraded import DegradedTiming
 
 TINY = "tiny"
 """The model name of the built-in tiny model (workers.training.policy builds it)."""
@@ -51,6 +52,15 @@ class TrainConfig:
     tie_band: float = bounded(5.0, 0, 100)
     """Percentile points: an all-correct group whose speed percentiles span at most this is
     "all correct, tied" (speed differences within timing noise)."""
+    degraded_timing_cv: float = bounded(0.0, 0, 1)
+    """Experiments only (paper, section 5: a deliberately degraded sandbox): multiplicative
+    log-normal noise of this CV on every measured cost, programs and references alike,
+    before ranking (one unpinned run on a shared host varied by a CV of 0.20-0.45:
+    docs/benchmarks.md); 0: the timing service as it is. The run is tagged degraded-timing."""
+    degraded_slowdown_rate: float = bounded(0.0, 0, 1)
+    """Experiments only: the probability that a measured cost is also slowed x1.5-x3, as a
+    busy neighbour slows one run (workers/execution/degraded.py); 0: none. Repeatable from
+    (seed, step)."""
     steps: int = bounded(100, 1, 1_000_000)
     """Optimizer steps."""
     max_minutes: float = bounded(0.0, 0, 525_600)
@@ -120,3 +130,22 @@ class TrainConfig:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    def degraded_timing(self) -> DegradedTiming:
+        """The deliberate degradation of the run's timing (inactive at 0/0), seeded by the
+        run's seed."""
+        return DegradedTiming(self.degraded_timing_cv, self.degraded_slowdown_rate, self.seed)
+
+
+DEGRADED_TIMING_TAG = "degraded-timing"
+"""The tag of a run trained with a degraded timing service (TrainConfig.degraded_timing)."""
+
+
+def stored_degraded_timing(config: dict) -> DegradedTiming:
+    """The degradation of a run from its stored config (older runs and runs trained
+    elsewhere have none: inactive)."""
+    return DegradedTiming(
+        float(config.get("degraded_timing_cv") or 0.0),
+        float(config.get("degraded_slowdown_rate") or 0.0),
+        int(config.get("seed") or 0),
+    )

@@ -40,6 +40,7 @@ from typing import Protocol
 import torch
 
 from rewards.engine import RewardConfig
+from workers.execution.degraded import DegradedTiming
 from workers.training.advantages import group_counts
 from workers.training.config import TrainConfig
 from workers.training.rollout import Sample, sample_groups
@@ -71,10 +72,11 @@ class LocalScorer:
     """Scores in a background thread of this process (one machine; the sandbox runs the
     programs in their own processes, so generation goes on meanwhile)."""
 
-    def __init__(self, reward_config: RewardConfig):
+    def __init__(self, reward_config: RewardConfig, degraded: DegradedTiming | None = None):
         # programs run under the system temp folder (measure's default): the sandbox user
         # must be able to pass through every parent of its box
         self.reward_config = reward_config
+        self.degraded = degraded  # experiments: the timing degraded on purpose
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorer")
 
     def submit(self, step: int, batch: Batch) -> Future:
@@ -87,8 +89,10 @@ class LocalScorer:
                 problem.scoring,
                 self.reward_config,
                 step=step,
+                degraded=self.degraded,
+                group_index=index,
             )
-            for problem, samples in batch
+            for index, (problem, samples) in enumerate(batch)
         ]
 
 
@@ -334,6 +338,7 @@ class Trainer:
         flat_scores = [s for group in scores for s in group]
         metrics.update(_outcome_metrics(flat_scores, everything))
         metrics.update(_noise_metrics(scores))
+        metrics.update(_degraded_metrics(config))
         if kept_groups:
             rewards = torch.tensor([[s.reward for s in group] for group in kept_scores])
             correct = torch.tensor([[s.correct for s in group] for group in kept_scores])
@@ -383,6 +388,18 @@ def _outcome_metrics(scores: list[Score], samples: list[Sample]) -> dict[str, fl
     for verdict, seen in verdicts.items():
         metrics[f"sandbox/verdict_{verdict.lower()}"] = seen / count
     return metrics
+
+
+def _degraded_metrics(config: TrainConfig) -> dict[str, float]:
+    """The deliberate degradation of the run's timing, every step, so its charts say so;
+    nothing for a run measured as the service measures."""
+    degraded = config.degraded_timing()
+    if not degraded.active:
+        return {}
+    return {
+        "timing/degraded_cv": degraded.cv,
+        "timing/degraded_slowdown_rate": degraded.slowdown_rate,
+    }
 
 
 def _noise_metrics(scores: list[list[Score]]) -> dict[str, float]:

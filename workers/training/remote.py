@@ -35,6 +35,7 @@ from codeopt_site.jobs import (
 )
 from problems.loading import loaded_problems, scoring_problem
 from rewards.engine import RewardConfig
+from workers.execution.degraded import DegradedTiming
 from workers.execution.isolation import SandboxError, active_isolation
 from workers.execution.retries import counted
 from workers.models import ScoringJob, ScoringPart, WorkerHeartbeat
@@ -128,7 +129,9 @@ def _take(part: ScoringPart, worker: str) -> bool:
 def _score_part(job: ScoringJob, part: ScoringPart, worker: str = "") -> None:
     """Score the part's group and store it (a part done meanwhile by a taken-over worker
     keeps the first result), with the calibration factor of this host (`worker`) applied
-    where the references are stored ones. A failure is recorded on the part, then raised."""
+    where the references are stored ones, and the request's deliberate timing degradation
+    (`degraded_timing`, experiments) when it carries one. A failure is recorded on the
+    part, then raised."""
     group = job.request["groups"][part.index]
     config = RewardConfig.from_dict(job.request["reward_config"])
     rows = ScoringPart.objects.filter(pk=part.pk)
@@ -140,6 +143,8 @@ def _score_part(job: ScoringJob, part: ScoringPart, worker: str = "") -> None:
             config,
             step=job.step or 0,
             host_factor=factor,
+            degraded=DegradedTiming.from_dict(job.request.get("degraded_timing")),
+            group_index=part.index,
         )
     result = {
         "scores": [_score_dict(s) for s in scores],
@@ -310,24 +315,26 @@ class TimingQueueScorer:
     """Scores on the timing workers (queue `timing`): each step's programs go in a ScoringJob
     row, the task fills in the scores, the trainer picks them up when it needs them."""
 
-    def __init__(self, training, reward, timeout_s: float = 3600.0):
+    def __init__(
+        self, training, reward, timeout_s: float = 3600.0, degraded: DegradedTiming | None = None
+    ):
         self.training = training
         self.reward = reward
         self.timeout_s = timeout_s
+        self.degraded = degraded  # experiments: travels with each request to the workers
 
     def submit(self, step: int, batch) -> _PolledScores:
 
-        job = ScoringJob.objects.create(
-            training=self.training,
-            step=step,
-            request={
-                "reward_config": self.reward.as_dict(),
-                "groups": [
-                    {"problem": problem.slug, "programs": [s.program for s in samples]}
-                    for problem, samples in batch
-                ],
-            },
-        )
+        request = {
+            "reward_config": self.reward.as_dict(),
+            "groups": [
+                {"problem": problem.slug, "programs": [s.program for s in samples]}
+                for problem, samples in batch
+            ],
+        }
+        if self.degraded is not None and self.degraded.active:
+            request["degraded_timing"] = self.degraded.as_dict()
+        job = ScoringJob.objects.create(training=self.training, step=step, request=request)
         enqueue("workers.score_rollouts", job.pk)
         return _PolledScores(job.pk, self.timeout_s)
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from rewards.engine import ProblemRuntimes, RewardConfig, rewards, speed_percentiles
 from workers.execution.checker import CheckerSettings
+from workers.execution.degraded import DegradedTiming
 from workers.execution.engine import Case, Program, lowest_cost, measure
 from workers.execution.isolation import SandboxError
 from workers.execution.noise import rank_jitter, repeat_stats
@@ -28,13 +29,14 @@ FORMAT = "FORMAT"  # no program in the completion
 REFERENCE = "ref:"  # measured-program names of the re-measured references
 
 
-def _cost_row(results) -> np.ndarray:
-    """(T,) costs of one measured program: the lowest run where it finished, inf where it
-    was stopped by the time limit, nan where it failed (not correct there)."""
+def _cost_row(results, mode: str = "cpu") -> np.ndarray:
+    """(T,) costs of one measured program in `mode`: the lowest run where it finished, inf
+    where it was stopped by the time limit, nan where it failed (not correct there)."""
     row = np.full(len(results), np.nan)
     for column, result in enumerate(results):
         if result.verdict == "OK":
-            row[column] = lowest_cost(result, "cpu")
+            cost = lowest_cost(result, mode)
+            row[column] = np.nan if cost is None else cost
         elif result.verdict == "TIME_LIMIT":
             row[column] = math.inf
     return row
@@ -52,19 +54,24 @@ def _median_gap(reports) -> float:
     return float(np.median(gaps)) if gaps else 0.0
 
 
-def _round_costs(results, round_index: int) -> np.ndarray:
+def _round_samples(result, mode: str) -> list[float]:
+    """A run's times per timing round in `mode` (instructions: one count, no rounds)."""
+    return result.wall_samples if mode == "wall" else result.cpu_samples
+
+
+def _round_costs(results, round_index: int, mode: str = "cpu") -> np.ndarray:
     """(T,) costs of one measured program in one timing round: that round's run where it
     finished, inf where it was stopped by the time limit, nan where it failed."""
     row = np.full(len(results), np.nan)
     for column, result in enumerate(results):
         if result.verdict == "OK":
-            row[column] = result.cpu_samples[round_index]
+            row[column] = _round_samples(result, mode)[round_index]
         elif result.verdict == "TIME_LIMIT":
             row[column] = math.inf
     return row
 
 
-def reference_rank_jitter(reference_reports, ties: Ties) -> float | None:
+def reference_rank_jitter(reference_reports, ties: Ties, mode: str = "cpu") -> float | None:
     """Rank jitter of the re-measured references (workers.execution.noise.rank_jitter), the
     mean over them: in each timing round, each reference's speed percentile among the other
     references from that round's runs alone; a reference's jitter is the range of its
@@ -73,13 +80,13 @@ def reference_rank_jitter(reference_reports, ties: Ties) -> float | None:
     the lowest of the rounds."""
     reports = list(reference_reports)
     finished = [r for report in reports for r in report.tests if r.verdict == "OK"]
-    rounds = min((len(r.cpu_samples) for r in finished), default=0)
+    rounds = min((len(_round_samples(r, mode)) for r in finished), default=0)
     if len(reports) < 2 or rounds < 2:
         return None
     every = np.ones(len(reports[0].tests), dtype=bool)
     percentiles: list[list[float | None]] = [[] for _ in reports]
     for round_index in range(rounds):
-        costs = np.vstack([_round_costs(report.tests, round_index) for report in reports])
+        costs = np.vstack([_round_costs(report.tests, round_index, mode) for report in reports])
         for i in range(len(reports)):
             others = np.delete(costs, i, axis=0)
             value = float(speed_percentiles(costs[i : i + 1], others, every, ties)[0])
@@ -141,8 +148,14 @@ def score_group(
     step: int = 0,
     workdir: Path | None = None,
     host_factor: float = 1.0,
+    degraded: DegradedTiming | None = None,
+    group_index: int = 0,
+    mode: str = "cpu",
 ) -> list[Score]:
-    """Scores of one group (the G programs of one prompt), in order.
+    """Scores of one group (the G programs of one prompt), in order. `mode` is what the
+    optimization tests are timed by (workers.execution.engine.MODES): training and
+    evaluations score in `cpu`; `wall` and `instructions` (timing diagnostics) need
+    the references re-measured in the same job (`reference_timing: interleaved`).
 
     1. No program: verdict FORMAT, incorrect.
     2. Every program runs once on the correctness tests (interleaved) until it fails one;
@@ -157,11 +170,20 @@ def score_group(
     4. The ties are the config's (tie_band, tie_ramp); with `noise_band_factor` the band is
        widened to that many times the median gap between the two lowest runs of everything
        measured (the noise this job saw).
-    5. rewards.engine turns costs and correctness into rewards (filters, limits, ranking
+    5. With an active `degraded` (experiments: workers/execution/degraded.py), the
+       programs' costs and the references' they are ranked among are degraded on purpose,
+       from the generator of (its seed, `step`, `group_index`). It acts on the costs the
+       ranking sees, after the lowest of the repeats, so the repeats cannot undo it; the
+       stored references' filters and limits are left as they are. The scores' `costs` are
+       the degraded ones.
+    6. rewards.engine turns costs and correctness into rewards (filters, limits, ranking
        against the references, re-measured or stored, combination, gating) and speed
        percentiles.
     """
     started = time.monotonic()
+    interleave = config.reference_timing == "interleaved" and bool(problem.reference_programs)
+    if mode != "cpu" and not interleave:  # the stored runtimes are CPU seconds
+        raise ValueError(f"mode: {mode!r} ranks only against references re-measured with it")
     tests = len(problem.optimization)
     verdicts = ["OK" if p is not None else FORMAT for p in programs]
     runnable = {f"p{i}": p for i, p in enumerate(programs) if p is not None}
@@ -181,7 +203,6 @@ def score_group(
                 verdicts[int(name[1:])] = failed
     costs = np.full((len(programs), tests), np.nan)
     timed = {n: s for n, s in runnable.items() if verdicts[int(n[1:])] == "OK"}
-    interleave = config.reference_timing == "interleaved" and bool(problem.reference_programs)
     ranking = problem.runtimes.reference_costs
     ties = config.ties
     jitter = cv = None
@@ -193,6 +214,7 @@ def score_group(
             measured,
             problem.optimization,
             limits=Limits(cpu_seconds=problem.cap_s, wall_seconds=3 * problem.cap_s + 5),
+            mode=mode,
             repeats=config.timing_repeats,
             settle=config.timing_settle or None,
             checker=problem.checker,
@@ -203,10 +225,10 @@ def score_group(
         cv = repeat_cv(reports.values())
         if interleave:
             jitter = reference_rank_jitter(
-                [reports[REFERENCE + name] for name, _ in references], ties
+                [reports[REFERENCE + name] for name, _ in references], ties, mode
             )
             ranking = np.vstack(
-                [_cost_row(reports[REFERENCE + name].tests) for name, _ in references]
+                [_cost_row(reports[REFERENCE + name].tests, mode) for name, _ in references]
             )  # (R, T)
         for name, report in reports.items():
             if name.startswith(REFERENCE):
@@ -214,7 +236,7 @@ def score_group(
                     raise SandboxError(f"{problem.slug}: a reference's run failed in the sandbox")
                 continue
             row = int(name[1:])
-            costs[row] = _cost_row(report.tests)
+            costs[row] = _cost_row(report.tests, mode)
             failed = next(
                 (r.verdict for r in report.tests if r.verdict not in ("OK", "TIME_LIMIT")), None
             )
@@ -225,6 +247,10 @@ def score_group(
     applied = None if interleave else host_factor
     if applied is not None and applied != 1.0:
         costs = costs / applied  # inf stays inf, nan stays nan
+    if degraded is not None and degraded.active:
+        rng = degraded.generator(step, group_index)
+        costs = degraded.apply(costs, rng)  # (P, T), then the references' (R, T)
+        ranking = degraded.apply(ranking, rng)
     correct = np.array([v == "OK" for v in verdicts])
     values = rewards(
         config, problem.runtimes, costs, correct, step, ranking_costs=ranking, ties=ties
@@ -264,6 +290,8 @@ def score_group_retrying(
     step: int = 0,
     workdir: Path | None = None,
     host_factor: float = 1.0,
+    degraded: DegradedTiming | None = None,
+    group_index: int = 0,
 ) -> list[Score]:
     """`score_group`, the whole group scored again (rewards are relative to the group) when
     a run of it, a program's or a re-measured reference's, ended SANDBOX_ERROR; the scores
@@ -275,7 +303,14 @@ def score_group_retrying(
         with counted() as sandbox:
             try:
                 scores = score_group(
-                    programs, problem, config, step=step, workdir=workdir, host_factor=host_factor
+                    programs,
+                    problem,
+                    config,
+                    step=step,
+                    workdir=workdir,
+                    host_factor=host_factor,
+                    degraded=degraded,
+                    group_index=group_index,
                 )
             except SandboxError as exc:
                 error = exc
@@ -310,10 +345,12 @@ def rank_check(
     remeasure: int = 5,
     workdir: Path | None = None,
     on_progress=None,
+    mode: str = "cpu",
 ) -> RankCheck:
     """Score `programs` (name -> Python source; a problem's own correct references make a
     ground truth that is known to be correct) `remeasure` times as one group each time, as
-    training and evaluations do, and report how far each one's speed percentile moves."""
+    training and evaluations do (timed in `mode`: score_group), and report how far each
+    one's speed percentile moves."""
     started = time.monotonic()
     names = list(programs)
     percentiles: dict[str, list[float | None]] = {name: [] for name in names}
@@ -321,7 +358,9 @@ def rank_check(
     for index in range(remeasure):
         if on_progress is not None:
             on_progress(index, remeasure, f"re-measurement {index + 1}")
-        scores = score_group([programs[n] for n in names], problem, config, workdir=workdir)
+        scores = score_group(
+            [programs[n] for n in names], problem, config, workdir=workdir, mode=mode
+        )
         for name, score in zip(names, scores, strict=True):
             percentiles[name].append(score.speed_percentile)
         bands.append(scores[0].tie_band if scores else 0.0)

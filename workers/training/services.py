@@ -20,7 +20,7 @@ from rewards.models import RewardConfig
 from runs.models import Run, RunStatus
 from runs.services import do_create_run, do_drop_metrics_from, do_set_run_status
 from workers.models import RolloutSample, TrainingRun
-from workers.training.config import TINY, TrainConfig
+from workers.training.config import DEGRADED_TIMING_TAG, TINY, TrainConfig
 from workers.training.lease import Lease, LeaseLost, claim_training
 from workers.training.remote import TimingQueueScorer
 from workers.training.sink import DatabaseSink, StageProgress, notify_training_progress
@@ -75,7 +75,8 @@ def check_train_request(config_data: dict):
 
 def do_start_training(*, owner, team, name: str, config, reward, queue: bool = True) -> Run:
     """A Run (status queued, the config stored verbatim, its reward configuration) and its
-    TrainingRun; with `queue`, the task goes to the `gpu` queue once committed."""
+    TrainingRun; with `queue`, the task goes to the `gpu` queue once committed. A run whose
+    timing is degraded on purpose (config.degraded_timing) is tagged DEGRADED_TIMING_TAG."""
     with transaction.atomic():
         run = do_create_run(
             owner=owner,
@@ -84,7 +85,7 @@ def do_start_training(*, owner, team, name: str, config, reward, queue: bool = T
             config=config.as_dict(),
             model_name=config.model,
             reward_config=reward,
-            tags=["training"],
+            tags=["training", *([DEGRADED_TIMING_TAG] if config.degraded_timing().active else [])],
         )
         TrainingRun.objects.create(
             run=run,
@@ -204,9 +205,9 @@ def do_run_training(run_id: int, worker: str = "", on_progress=None) -> str:
                 tokenizer,
                 problems,
                 (
-                    LocalScorer(reward)
+                    LocalScorer(reward, degraded=config.degraded_timing())
                     if config.scoring == "local"
-                    else TimingQueueScorer(training, reward)
+                    else TimingQueueScorer(training, reward, degraded=config.degraded_timing())
                 ),
                 DatabaseSink(training, ids, lease=token),
                 checkpoint_dir,
