@@ -256,6 +256,10 @@ CODEOPT_PACKAGE_ROOTS = env_paths(
     "CODEOPT_PACKAGE_ROOTS", [BASE_DIR / "problems" / "packs", VAR_DIR / "packages"]
 )
 CODEOPT_MODEL_ROOTS = env_paths("CODEOPT_MODEL_ROOTS", [VAR_DIR / "models"])
+# Where named base models (workers/training/base_models.py) are converted to, once, from the
+# package that ships them: a folder under the first model root unless set. Every process of a
+# deployment (web, workers) should name the same folder, or each converts its own copy.
+CODEOPT_MODEL_CACHE = Path(env_str("CODEOPT_MODEL_CACHE") or CODEOPT_MODEL_ROOTS[0])
 
 # --- REST framework ---------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from django.conf import settings
 
 from codeopt_site import inputs
 from codeopt_site.jobs import Progress
@@ -39,6 +40,7 @@ class EvalProblem:
 
 def evaluation_problems(evaluation: Evaluation, folder: Path) -> list[EvalProblem]:
     """The evaluation's problems with their tests written under `folder`."""
+    from workers.training.base_models import prompt_style
     from workers.training.rollout import make_prompt  # torch: loaded where evaluations run
 
     run_config = json.loads(evaluation.run.config) if evaluation.run else {}
@@ -49,7 +51,9 @@ def evaluation_problems(evaluation: Evaluation, folder: Path) -> list[EvalProble
         (folder / item.slug).mkdir(parents=True, exist_ok=True)
         problem, scoring = scoring_problem(item, folder / item.slug)
         baseline = slowest_reference(problem, item) if with_baseline else None
-        prompt = make_prompt(problem.statement or problem.title, baseline)
+        prompt = make_prompt(
+            problem.statement or problem.title, baseline, style=prompt_style(evaluation.model)
+        )
         found.append(EvalProblem(item.slug, problem.pk, prompt, scoring, item))
     return found
 
@@ -71,10 +75,14 @@ def generate(evaluation: Evaluation, problems: list[EvalProblem], progress: Prog
             )
         folder = kept[evaluation.step]
         seed = json.loads(evaluation.run.config).get("seed", 0)
-        model, tokenizer = load_checkpoint(evaluation.model, folder, seed)
+        model, tokenizer = load_checkpoint(
+            evaluation.model, folder, seed, cache_root=settings.CODEOPT_MODEL_CACHE
+        )
     else:
         corpus = _reference_corpus(evaluation.problem_slugs)
-        model, tokenizer = load_policy(evaluation.model, corpus, seed=evaluation.seed)
+        model, tokenizer = load_policy(
+            evaluation.model, corpus, seed=evaluation.seed, cache_root=settings.CODEOPT_MODEL_CACHE
+        )
     for position, item in enumerate(problems):
         progress.stage(f"generating {item.slug} ({position + 1}/{len(problems)})")
         torch.manual_seed(evaluation.seed * 100_003 + position)

@@ -29,7 +29,7 @@ DEFAULTS = {
 @login_required
 def evaluations_page(request):
     from runs.services import check_team_for_new_run, user_teams, visible_runs
-    from workers.training.services import checkpoint_steps
+    from workers.training.services import checkpoint_steps, model_choices
 
     counts = reads.split_counts()
     default_split = reads.default_split(counts)
@@ -83,6 +83,7 @@ def evaluations_page(request):
             "teams": user_teams(request.user),
             "compare": compare,
             "compare_error": compare_error,
+            "model_choices": model_choices(),
         },
         status=400 if error or compare_error else 200,
     )

@@ -1,9 +1,16 @@
-"""TRL's GRPOTrainer trains a tiny causal LM (made from a config, on CPU) with rewards from a
-codeopt server, and streams TRL's metrics and the service's groups/* to a run.
+"""TRL's GRPOTrainer trains a causal LM with rewards from a codeopt server, and streams TRL's
+metrics and the service's groups/* to a run.
 
-    python examples/trl_grpo.py --server http://127.0.0.1:8000 --token TOKEN --steps 5
+    python examples/trl_grpo.py --server http://127.0.0.1:8000 --token TOKEN --steps 5 \
+        [--model smollm2-135m-instruct]
 
-1. the split's prompts: GET /api/problems/export/?split=... (shape trl: prompt, problem);
+`--model tiny` (the default: a 1-layer GPT-2 made from a config, seconds a step, writes no
+program) or `smollm2-135m-instruct` (the pretrained instruct model `make install` converts
+into var/models: prompted through its chat format, it writes real programs; minutes a step
+on 2 CPU cores).
+
+1. the split's prompts, written for the model: GET /api/problems/export/?split=...&model=...
+   (shape trl: prompt, problem);
 2. a run: POST /api/runs/ (its reward configuration named);
 3. GRPOTrainer(reward_funcs=[CodeoptReward], callbacks=[CodeoptCallback]) for --steps;
 4. prints the run's URL.
@@ -24,8 +31,8 @@ from runs.client import create_run, set_status  # noqa: E402
 from runs.integrations.trl import CodeoptCallback, CodeoptReward  # noqa: E402
 
 
-def prompt_dataset(server: str, token: str, split: str) -> list[dict]:
-    url = f"{server.rstrip('/')}/api/problems/export/?split={split}&shape=trl"
+def prompt_dataset(server: str, token: str, split: str, model: str = "tiny") -> list[dict]:
+    url = f"{server.rstrip('/')}/api/problems/export/?split={split}&shape=trl&model={model}"
     request = urllib.request.Request(url, headers={"Authorization": f"Token {token}"})
     with urllib.request.urlopen(request, timeout=60) as answer:
         rows = [json.loads(line) for line in answer.read().decode().splitlines() if line]
@@ -52,37 +59,49 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reward-config", default="binary-top30")
     parser.add_argument("--team", default=None)
     parser.add_argument("--generations", type=int, default=4, help="Completions per prompt.")
-    parser.add_argument("--max-completion-length", type=int, default=24)
+    parser.add_argument("--max-completion-length", type=int, default=None, help="Tokens "
+                        "(default: 24 for tiny, 192 for a named model).")
+    parser.add_argument("--model", default="tiny", help="tiny or smollm2-135m-instruct")
+    parser.add_argument("--model-cache", default=str(Path(__file__).parents[1] / "var/models"),
+                        help="Where the named model was converted (make install: var/models).")
     args = parser.parse_args(argv)
+    real = args.model != "tiny"
+    completion_length = args.max_completion_length or (192 if real else 24)
 
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
-    rows = prompt_dataset(args.server, args.token, args.split)
+    rows = prompt_dataset(args.server, args.token, args.split, args.model)
     fields = {"team": args.team} if args.team else {}
     run_id = create_run(
         args.server,
         args.token,
-        "trl-grpo-tiny",
+        f"trl-grpo-{args.model}",
         reward_config=args.reward_config,
         tags=["trl", "external"],
-        config={"trainer": "trl.GRPOTrainer", "steps": args.steps},
+        config={"trainer": "trl.GRPOTrainer", "steps": args.steps, "model": args.model},
+        model_name=args.model,
         status="running",
         **fields,
     )
-    model, tokenizer = tiny_policy([row["prompt"] for row in rows])
+    if real:
+        from workers.training.policy import load_policy
+
+        model, tokenizer = load_policy(args.model, cache_root=Path(args.model_cache))
+    else:
+        model, tokenizer = tiny_policy([row["prompt"] for row in rows])
     with tempfile.TemporaryDirectory() as output:
         config = GRPOConfig(
             output_dir=output,
             max_steps=args.steps,
             per_device_train_batch_size=args.generations,
             num_generations=args.generations,
-            max_completion_length=args.max_completion_length,
+            max_completion_length=completion_length,
             logging_steps=1,
             report_to=[],
             use_cpu=True,
             save_strategy="no",
-            learning_rate=1e-4,
+            learning_rate=2e-6 if real else 1e-4,  # a pretrained model: small steps
             disable_tqdm=True,
         )
         trainer = GRPOTrainer(

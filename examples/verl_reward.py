@@ -30,11 +30,15 @@ def main(argv: list[str] | None = None) -> list[float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="train")
     parser.add_argument("--out", default="", help="Also write the Parquet file here.")
+    parser.add_argument("--model", default="tiny", help="The model the prompts are written for "
+                        "(smollm2-135m-instruct: its system and user turns; verl applies the "
+                        "chat template).")
     args = parser.parse_args(argv)
     import pyarrow.parquet as pq
 
     server = os.environ.get("CODEOPT_SERVER", "http://127.0.0.1:8000").rstrip("/")
     url = f"{server}/api/problems/export/?split={args.split}&shape=verl&file_format=parquet"
+    url += f"&model={args.model}"
     request = urllib.request.Request(
         url, headers={"Authorization": f"Token {os.environ['CODEOPT_TOKEN']}"}
     )

@@ -12,6 +12,10 @@ from rest_framework.exceptions import ValidationError
 
 from problems import exports, reads
 from problems.models import Problem
+from workers.training.base_models import BASE_MODELS
+from workers.training.config import TINY
+
+PROMPT_MODELS = [TINY, *BASE_MODELS]
 
 SPLITS = ["train", "test"]
 FILTERS = [
@@ -66,6 +70,12 @@ class ProblemViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 "shape", {"type": "string", "enum": [*exports.SHAPES]}, description="trl or verl."
             ),
             OpenApiParameter(
+                "model",
+                {"type": "string", "enum": [*PROMPT_MODELS]},
+                description="The model the prompts are written for: a named instruct model's "
+                "chat format, or plain text (tiny, local folders; the default).",
+            ),
+            OpenApiParameter(
                 "file_format",
                 {"type": "string", "enum": [*exports.FILE_FORMATS]},
                 description="JSON lines (default) or Parquet.",
@@ -80,7 +90,8 @@ class ProblemViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def export(self, request):
         shape = _choice(request, "shape", exports.SHAPES, "trl")
         file_format = _choice(request, "file_format", exports.FILE_FORMATS, "jsonl")
-        body = exports.encode(reads.prompt_rows(self.get_queryset()), shape, file_format)
+        model = _choice(request, "model", PROMPT_MODELS, TINY)
+        body = exports.encode(reads.prompt_rows(self.get_queryset(), model), shape, file_format)
         answer = HttpResponse(body, content_type=exports.MEDIA_TYPES[file_format])
         split = request.query_params.get("split") or "all"
         answer["Content-Disposition"] = f'attachment; filename="codeopt-{split}.{file_format}"'

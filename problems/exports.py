@@ -26,6 +26,7 @@ class PromptRow:
     problem: str  # the slug: what a trainer passes back to POST /api/scoring/
     prompt: str  # as our trainer prompts (workers/training/prompts.make_prompt)
     split: str
+    messages: list[dict] | None = None  # the prompt as chat turns (prompts.chat_messages)
 
 
 def shaped(row: PromptRow, shape: str) -> dict:
@@ -35,7 +36,7 @@ def shaped(row: PromptRow, shape: str) -> dict:
     if shape == "verl":
         return {
             "data_source": DATA_SOURCE,
-            "prompt": [{"role": "user", "content": row.prompt}],
+            "prompt": row.messages or [{"role": "user", "content": row.prompt}],
             "ability": "code",
             "reward_model": {"style": "rule", "ground_truth": row.problem},
             "extra_info": {"problem": row.problem, "split": row.split},

@@ -21,7 +21,8 @@ from problems.models import (
     Split,
 )
 from problems.pipeline import PipelineConfig
-from workers.training.prompts import make_prompt
+from workers.training.base_models import prompt_style
+from workers.training.prompts import chat_messages, make_prompt
 
 
 @dataclass
@@ -223,7 +224,16 @@ def built_problems(split: str = "", dataset: str = "") -> QuerySet[Problem]:
     )
 
 
-def prompt_rows(problems) -> list[PromptRow]:
+def prompt_rows(problems, model: str = "tiny") -> list[PromptRow]:
     """The export's rows (problems.exports.PromptRow): each problem prompted as our trainer
-    prompts it (no baseline program)."""
-    return [PromptRow(p.slug, make_prompt(p.statement or p.title), p.split) for p in problems]
+    prompts `model` (its chat format for a named instruct model; no baseline program)."""
+    style = prompt_style(model)
+    return [
+        PromptRow(
+            p.slug,
+            make_prompt(p.statement or p.title, style=style),
+            p.split,
+            chat_messages(p.statement or p.title, style=style),
+        )
+        for p in problems
+    ]

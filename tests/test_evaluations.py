@@ -178,7 +178,11 @@ def test_a_runs_checkpoints_are_evaluated_against_its_starting_point(built, alic
         ({"source": "model", "n": "many"}, None, "n: 'many' is not a whole number"),
         ({"source": "model", "temperature": 0}, None, "temperature: must be in [0.01, 5], not 0"),
         ({"source": "model", "taus": "50 200"}, None, "taus: '200' is not in (0, 100]"),
-        ({"source": "model", "model": "/nowhere"}, None, "model: must be 'tiny' or a path"),
+        (
+            {"source": "model", "model": "/nowhere"},
+            None,
+            "model: must be 'tiny', 'smollm2-135m-instruct' or a path",
+        ),
         ({"source": "model", "split": "test", "problems": "sum"}, None, "problems: sum not"),
         ({"source": "run"}, None, "run: choose a training run"),
         ({"source": "run", "run": 12345}, None, "run: no training run 12345 you can see"),

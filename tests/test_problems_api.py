@@ -48,6 +48,27 @@ def test_a_split_exports_as_json_lines_and_parquet_for_trl_and_verl(built, alice
     assert alice_api.get("/api/problems/export/", {"shape": "x"}).status_code == 400
 
 
+def test_the_export_for_the_named_model_prompts_through_its_chat_format(built, alice_api):
+    Problem.objects.filter(slug="sum").update(split="train")
+    problem = Problem.objects.get(slug="sum")
+    statement = problem.statement or problem.title
+    lines = alice_api.get("/api/problems/export/", {"model": "smollm2-135m-instruct"})
+    (record,) = [json.loads(line) for line in lines.content.decode().splitlines()]
+    assert record["prompt"] == make_prompt(statement, style="chatml")
+    assert record["prompt"].endswith("<|im_start|>assistant\n```python\n")
+    answer = alice_api.get(
+        "/api/problems/export/",
+        {"shape": "verl", "file_format": "parquet", "model": "smollm2-135m-instruct"},
+    )
+    (row,) = pq.read_table(io.BytesIO(answer.content)).to_pylist()
+    # verl applies the model's chat template itself: the turns, not the templated text
+    assert [turn["role"] for turn in row["prompt"]] == ["system", "user"]
+    assert statement.strip() in row["prompt"][1]["content"]
+    assert "<|im_start|>" not in row["prompt"][1]["content"]
+    refused = alice_api.get("/api/problems/export/", {"model": "gpt-5"})
+    assert refused.status_code == 400 and "model" in refused.json()
+
+
 def test_the_export_loads_with_the_datasets_library_trl_reads_with(built, alice_api, tmp_path):
     datasets = pytest.importorskip("datasets")
     Problem.objects.filter(slug="sum").update(split="train")

@@ -68,8 +68,9 @@ def test_the_model_is_chosen_not_assumed(built, client, alice):
     [
         (
             "model",
-            "model: required (&#x27;tiny&#x27;, the built-in small model, or the folder of a "
-            "local transformers checkpoint under the model roots)",
+            "model: required (&#x27;smollm2-135m-instruct&#x27;, a pretrained instruct model "
+            "installed with the project, &#x27;tiny&#x27;, the built-in small model, or the "
+            "folder of a local transformers checkpoint under the model roots)",
         ),
         ("steps", "steps: required (the default is 100)"),
         ("clip_epsilon", "clip_epsilon: required (the default is 0.2)"),

@@ -57,7 +57,7 @@ def steps_of(run: Run, key: str) -> list[int]:
         ({"reward_config": "nope"}, "reward_config: no stored configuration 'nope'"),
         ({"group_size": 1}, "group_size: must be in [2, 1024], not 1"),
         ({"token_budget": 0}, "token_budget: must be in [1, 10000000], not 0"),
-        ({"model": "/nowhere"}, "model: must be 'tiny' or a path under "),
+        ({"model": "/nowhere"}, "model: must be 'tiny', 'smollm2-135m-instruct' or a path under "),
     ],
 )
 def test_a_bad_request_is_named_before_anything_starts(built, change, message):

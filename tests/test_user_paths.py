@@ -200,7 +200,9 @@ def test_a_model_path_through_a_link_or_proc_self_cwd_is_refused(
     for name in (via_proc_self_cwd(inside), str(model_root / "link"), "/nowhere", "inside"):
         with pytest.raises(ValueError) as error:
             training_services.check_train_request({**small_config(), "model": name})
-        assert str(error.value) == f"model: must be 'tiny' or a path under {model_root}"
+        assert str(error.value) == (
+            f"model: must be 'tiny', 'smollm2-135m-instruct' or a path under {model_root}"
+        )
     assert not Run.objects.exists()
 
 

@@ -14,8 +14,9 @@ TINY = "tiny"
 """The model name of the built-in tiny model (workers.training.policy builds it)."""
 
 REQUIRED_HINTS = {
-    "model": f"'{TINY}', the built-in small model, or the folder of a local transformers "
-    "checkpoint under the model roots",
+    "model": "'smollm2-135m-instruct', a pretrained instruct model installed with the project, "
+    f"'{TINY}', the built-in small model, or the folder of a local transformers checkpoint under "
+    "the model roots",
 }
 """What an empty form field should have held, where the default says too little."""
 
@@ -23,8 +24,10 @@ REQUIRED_HINTS = {
 @dataclass
 class TrainConfig:
     model: str = "tiny"
-    """"tiny": the built-in small model made from a config (CPU), or a local path to a
-    transformers causal LM (no download anywhere)."""
+    """"tiny": the built-in small model made from a config (CPU, fast checks); a named base
+    model ("smollm2-135m-instruct": pretrained, instruction-tuned, installed from the package
+    registry, workers/training/base_models.py); or a local path to a transformers causal LM
+    (no download anywhere)."""
     reward_config: str = "binary-top30"
     """Name of a stored reward configuration (Rewards page); the paper's best is binary-top30."""
     group_size: int = bounded(16, 2, 1024)

@@ -70,10 +70,3 @@ def policy_loss(
         tokens=tokens,
     )
 
-
-def token_entropy(logits: torch.Tensor, mask: torch.Tensor) -> float:
-    """Mean entropy (nats) of the next-token distributions over real tokens; logits (B, T, V)."""
-    logp = torch.log_softmax(logits.float(), dim=-1)
-    entropy = -(logp.exp() * logp).sum(dim=-1)  # (B, T)
-    mask = mask.to(entropy.dtype)
-    return float((entropy * mask).sum() / mask.sum().clamp(min=1))

@@ -1,6 +1,8 @@
-"""The policy: a transformers causal LM from a local path, or the built-in tiny model made
-from a config with a byte-level BPE tokenizer trained here on the reference-solution corpus
-(nothing is downloaded). Plain Python + torch + transformers, no Django.
+"""The policy: a named base model (workers/training/base_models.py: a pretrained checkpoint
+installed from the package registry), a transformers causal LM from a local path, or the
+built-in tiny model made from a config with a byte-level BPE tokenizer trained here on the
+reference-solution corpus (nothing is downloaded). Plain Python + torch + transformers, no
+Django: `cache_root` (where named models are converted to) comes from the caller.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import torch
 
+from workers.training.base_models import is_base_model, prepared_folder
 from workers.training.config import TINY  # noqa: F401  (re-exported: the model name)
 
 PAD, EOS = "<|pad|>", "<|endoftext|>"
@@ -75,19 +78,32 @@ def tiny_model(tokenizer, config: TinyModelConfig | None = None, seed: int = 0):
     )
 
 
-def load_policy(model: str, corpus: list[str] | None = None, seed: int = 0):
+def model_folder(model: str, cache_root: Path | None = None) -> Path:
+    """The transformers folder of `model`: a named base model's converted copy under
+    `cache_root` (made on first use), or `model` itself as a path."""
+    if is_base_model(model):
+        if cache_root is None:
+            raise ValueError(f"model: {model!r} is a named base model; its cache folder is needed")
+        return prepared_folder(model, Path(cache_root))
+    path = Path(model)
+    if not (path / "config.json").is_file():
+        raise ValueError(f"model: {model!r} is neither 'tiny' nor a local model folder")
+    return path
+
+
+def load_policy(
+    model: str, corpus: list[str] | None = None, seed: int = 0, cache_root: Path | None = None
+):
     """(model, tokenizer) on the GPU when there is one. `model` is "tiny" (built here;
-    `corpus` trains its tokenizer) or the path of a local transformers checkpoint (bf16 on a
-    GPU, float32 on a CPU)."""
+    `corpus` trains its tokenizer), a named base model (converted under `cache_root`) or the
+    path of a local transformers checkpoint (bf16 on a GPU, float32 on a CPU)."""
     device = "cuda" if torch.cuda.is_available() else "cpu"
     if model == TINY:
         tokenizer = train_tokenizer(corpus or [])
         return tiny_model(tokenizer, seed=seed).to(device), tokenizer
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    path = Path(model)
-    if not (path / "config.json").is_file():
-        raise ValueError(f"model: {model!r} is neither 'tiny' nor a local model folder")
+    path = model_folder(model, cache_root)
     dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32
     tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
     if tokenizer.pad_token is None:
@@ -96,9 +112,9 @@ def load_policy(model: str, corpus: list[str] | None = None, seed: int = 0):
     return policy.to(device), tokenizer
 
 
-def load_checkpoint(model: str, folder: Path, seed: int = 0):
+def load_checkpoint(model: str, folder: Path, seed: int = 0, cache_root: Path | None = None):
     """(model, tokenizer) of a training checkpoint (workers.training.loop, step-<version>)
-    of a run whose policy was `model` ("tiny" or a local path)."""
+    of a run whose policy was `model` ("tiny", a named base model or a local path)."""
     state_path = Path(folder) / "state.pt"
     if not state_path.is_file():
         raise ValueError(f"step: no checkpoint in {folder}")
@@ -109,7 +125,7 @@ def load_checkpoint(model: str, folder: Path, seed: int = 0):
         tokenizer = PreTrainedTokenizerFast.from_pretrained(Path(folder) / "tokenizer")
         policy = tiny_model(tokenizer, seed=seed).to(device)
     else:
-        policy, tokenizer = load_policy(model, seed=seed)
+        policy, tokenizer = load_policy(model, seed=seed, cache_root=cache_root)
     state = torch.load(state_path, weights_only=True, map_location=device)
     policy.load_state_dict(state["model"])
     return policy, tokenizer

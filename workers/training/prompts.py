@@ -1,10 +1,20 @@
-"""Prompts and program extraction, plain Python (no torch): the trainer, the prompt-dataset
-export and the scoring API (completions sent instead of programs) share them.
+"""Prompts and program extraction, plain Python (no torch): the trainer, evaluations, the
+prompt-dataset exports (TRL, verl) and the scoring API (completions sent instead of
+programs) share them.
 
 A prompt is the problem statement (optionally with a baseline program to make faster),
 ending inside an opened ```python block; the completion is the program followed by a
 closing fence. A completion without one (cut at max_new_tokens, or rambling) has no
 program: it is scored as a format failure.
+
+Two styles (PROMPT_STYLES), one per kind of model:
+- `plain`: the text above as it is, for the built-in tiny model and local folders (a model
+  with no chat format continues text);
+- `chatml`: the same request inside the chat format an instruction-tuned model was tuned on
+  (SmolLM2's ChatML: its default system turn, a user turn, then the assistant's turn already
+  opened with the ```python fence), so the answer is the program and the same closing fence
+  ends it. `tests/test_base_models.py` checks the text against the tokenizer's own chat
+  template.
 """
 
 from __future__ import annotations
@@ -12,7 +22,22 @@ from __future__ import annotations
 FENCE = "```"
 
 
-def make_prompt(statement: str, baseline_program: str | None = None) -> str:
+CHATML_SYSTEM = "You are a helpful AI assistant named SmolLM, trained by Hugging Face"
+"""SmolLM2's default system turn (its chat template adds it when a chat has none)."""
+
+
+def make_prompt(statement: str, baseline_program: str | None = None, style: str = "plain") -> str:
+    """The prompt for `statement` in `style` (PROMPT_STYLES)."""
+    try:
+        write = PROMPT_STYLES[style]
+    except KeyError:
+        raise ValueError(
+            f"prompt style {style!r} is not one of {', '.join(PROMPT_STYLES)}"
+        ) from None
+    return write(statement, baseline_program)
+
+
+def plain_prompt(statement: str, baseline_program: str | None = None) -> str:
     parts = ["### Problem", statement.strip(), ""]
     if baseline_program:
         parts += [
@@ -28,8 +53,56 @@ def make_prompt(statement: str, baseline_program: str | None = None) -> str:
     return "\n".join(parts) + f"\n{FENCE}python\n"
 
 
+def chatml_request(statement: str, baseline_program: str | None = None) -> str:
+    """The user turn of a chat prompt: what is asked, the statement, the slow program."""
+    request = [
+        "Write a complete Python 3 program that solves the problem below. It reads the input "
+        "from standard input and prints the answer to standard output.",
+        "",
+        statement.strip(),
+    ]
+    if baseline_program:
+        request += [
+            "",
+            "This program is correct but slow:",
+            f"{FENCE}python",
+            baseline_program.rstrip(),
+            FENCE,
+            "",
+            "Write a faster program that prints the same output.",
+        ]
+    return "\n".join(request)
+
+
+def chat_messages(statement: str, baseline_program: str | None = None, style: str = "plain"):
+    """The prompt as chat messages, for a trainer that applies the model's chat template
+    itself (verl): the system and user turns of `chatml`, or the whole plain prompt as one
+    user message. The model then opens its own ```python block; extract_program skips it."""
+    if style == "chatml":
+        return [
+            {"role": "system", "content": CHATML_SYSTEM},
+            {"role": "user", "content": chatml_request(statement, baseline_program)},
+        ]
+    return [{"role": "user", "content": make_prompt(statement, baseline_program, style)}]
+
+
+def chatml_prompt(statement: str, baseline_program: str | None = None) -> str:
+    turns = chat_messages(statement, baseline_program, "chatml")
+    chat = "".join(f"<|im_start|>{t['role']}\n{t['content']}<|im_end|>\n" for t in turns)
+    return chat + f"<|im_start|>assistant\n{FENCE}python\n"
+
+
+PROMPT_STYLES = {"plain": plain_prompt, "chatml": chatml_prompt}
+
+
 def extract_program(completion: str) -> str | None:
-    """The program: the completion up to the closing fence; None without one."""
+    """The program: the completion up to the closing fence; None without one. A completion
+    that opens its own block first (a chat model prompted without the opened fence, as
+    verl's chat template leaves it) has that opening line skipped."""
+    stripped = completion.lstrip()
+    if stripped.startswith(FENCE):
+        newline = stripped.find("\n")
+        completion = stripped[newline + 1 :] if newline >= 0 else ""
     end = completion.find(FENCE)
     if end < 0:
         return None

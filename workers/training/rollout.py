@@ -52,6 +52,94 @@ def token_logprobs(model, input_ids, attention_mask, temperature: float = 1.0):
     return torch.cat([torch.zeros_like(taken[:, :1]), taken], dim=1), logits
 
 
+def completion_logprobs(model, samples: list[Sample], temperature: float = 1.0, entropy=False):
+    """(B, T) log-probability of each completion token (aligned at the completion's start,
+    T = the longest completion; 0 past a completion's end), (B, T) mask of real tokens, and,
+    with `entropy`, the summed entropy (nats) of the next-token distributions over real
+    tokens and their count. On the model's device.
+
+    Samples of one group share their prompt, so the prompt goes through the model once per
+    group, not once per sample: its keys and values are computed with gradients, repeated for
+    each completion, and the completions attend to them (the prompts here are 250-500 tokens,
+    the programs 50-200: 3-5x fewer tokens than one padded batch of prompt + completion).
+    The result is the full forward's (`token_logprobs`), up to float rounding;
+    `tests/test_shared_prompt_logprobs.py` compares them.
+
+    1. consecutive samples with the same prompt ids form a group;
+    2. the prompt's forward keeps its cache and the logits of its last position only (they
+       predict the first completion token);
+    3. the cache is repeated G times along the batch, and the right-padded completions run on
+       it with positions that continue the prompt's;
+    4. log-softmax over [prompt's last logits, completion logits but the last], at
+       `temperature`, gathered at the completion tokens.
+    """
+    device = next(model.parameters()).device
+    longest = max((len(s.completion_ids) for s in samples), default=0)
+    logprobs = torch.zeros((len(samples), longest), device=device)
+    mask = torch.zeros((len(samples), longest), dtype=torch.long, device=device)
+    entropy_sum, entropy_tokens = torch.zeros((), device=device), 0
+    rows = [logprobs[i] for i in range(len(samples))]  # filled group by group, then stacked
+    start = 0
+    while start < len(samples):
+        end = start
+        while end < len(samples) and samples[end].prompt_ids == samples[start].prompt_ids:
+            end += 1
+        group = samples[start:end]
+        taken, group_mask, logits = _group_logprobs(model, group, temperature, device)
+        width = taken.shape[1]
+        for offset in range(len(group)):
+            rows[start + offset] = torch.nn.functional.pad(taken[offset], (0, longest - width))
+        mask[start:end, :width] = group_mask
+        if entropy and width:
+            with torch.no_grad():
+                logp = torch.log_softmax(logits.float(), dim=-1)
+                per_token = -(logp.exp() * logp).sum(dim=-1)  # (G, Tg)
+                entropy_sum = entropy_sum + (per_token * group_mask).sum()
+                entropy_tokens += int(group_mask.sum())
+        start = end
+    stacked = torch.stack(rows) if rows else logprobs
+    if entropy:
+        return stacked, mask, (float(entropy_sum), entropy_tokens)
+    return stacked, mask
+
+
+def _group_logprobs(model, group: list[Sample], temperature: float, device):
+    """(G, Tg) completion-token log-probabilities, (G, Tg) mask and (G, Tg, V) logits of one
+    group sharing its prompt (completion_logprobs, steps 2-4)."""
+    width = max(len(s.completion_ids) for s in group)
+    size = len(group)
+    if width == 0:
+        empty = torch.zeros((size, 0), device=device)
+        return empty, empty.long(), empty[..., None]
+    prompt = torch.tensor([group[0].prompt_ids], device=device)  # (1, Lp)
+    head = model(input_ids=prompt, use_cache=True, logits_to_keep=1)
+    cache = head.past_key_values
+    cache.batch_repeat_interleave(size)
+    pad = 0  # any id: padded positions are masked out of attention and of the loss
+    ids = torch.full((size, width), pad, dtype=torch.long, device=device)
+    group_mask = torch.zeros((size, width), dtype=torch.long, device=device)
+    for row, sample in enumerate(group):
+        ids[row, : len(sample.completion_ids)] = torch.tensor(sample.completion_ids)
+        group_mask[row, : len(sample.completion_ids)] = 1
+    prompt_length = prompt.shape[1]
+    attention = torch.cat(
+        [torch.ones((size, prompt_length), dtype=torch.long, device=device), group_mask], dim=1
+    )
+    positions = torch.arange(prompt_length, prompt_length + width, device=device)
+    tail = model(
+        input_ids=ids,
+        attention_mask=attention,
+        position_ids=positions.expand(size, width),
+        past_key_values=cache,
+        use_cache=True,
+    )
+    logits = torch.cat(
+        [head.logits[:, -1:].expand(size, 1, -1), tail.logits[:, :-1]], dim=1
+    ) / temperature  # (G, Tg, V): row t predicts completion token t
+    taken = torch.log_softmax(logits.float(), dim=-1).gather(-1, ids[..., None])[..., 0]
+    return taken * group_mask, group_mask, logits
+
+
 @torch.no_grad()
 def sample_groups(
     model,
@@ -103,10 +191,7 @@ def sample_groups(
 def _attach_logprobs(model, tokenizer, samples: list[Sample], temperature: float) -> None:
     """Each sample's completion-token log-probabilities under the policy that sampled it:
     the update's π_old, even when the update happens versions later."""
-    input_ids, attention, completion_mask = encode_batch(
-        tokenizer, [s.prompt_ids for s in samples], [s.completion_ids for s in samples]
-    )
-    logprobs, _ = token_logprobs(model, input_ids, attention, temperature)
-    logprobs = logprobs.cpu()
+    logprobs, mask = completion_logprobs(model, samples, temperature)
+    logprobs, mask = logprobs.cpu(), mask.cpu()
     for row, sample in enumerate(samples):
-        sample.logprobs = logprobs[row][completion_mask[row].bool()].tolist()
+        sample.logprobs = logprobs[row][mask[row].bool()].tolist()

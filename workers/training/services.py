@@ -20,6 +20,7 @@ from rewards.models import RewardConfig
 from runs.models import Run, RunStatus
 from runs.services import do_create_run, do_drop_metrics_from, do_set_run_status
 from workers.models import RolloutSample, TrainingRun
+from workers.training.base_models import BASE_MODELS, is_base_model, prompt_style, source_file
 from workers.training.config import DEGRADED_TIMING_TAG, TINY, TrainConfig
 from workers.training.lease import Lease, LeaseLost, claim_training
 from workers.training.remote import TimingQueueScorer
@@ -29,31 +30,43 @@ log = logging.getLogger(__name__)
 
 
 def check_model(model: str) -> str:
-    """'tiny', or the real path of a transformers model folder (config.json) under
-    settings.CODEOPT_MODEL_ROOTS; ValueError("model: ...") otherwise, one fixed message for
-    every path outside the roots, whether or not it exists."""
+    """'tiny', a named base model (BASE_MODELS, its source file installed), or the real path
+    of a transformers model folder (config.json) under settings.CODEOPT_MODEL_ROOTS;
+    ValueError("model: ...") otherwise, one fixed message for every path outside the roots,
+    whether or not it exists."""
     if model == TINY:
         return TINY
+    if is_base_model(model):
+        source_file(BASE_MODELS[model])  # installed? (the conversion happens where it trains)
+        return model
     roots = settings.CODEOPT_MODEL_ROOTS
     folder = resolve_under_roots(model, roots)
     if folder is None:
-        raise ValueError(f"model: must be 'tiny' or a path under {roots_text(roots)}")
+        names = ", ".join(f"'{name}'" for name in [TINY, *BASE_MODELS])
+        raise ValueError(f"model: must be {names} or a path under {roots_text(roots)}")
     if not (folder / "config.json").is_file():
         raise ValueError(f"model: {model!r} has no config.json: not a local model folder")
     return str(folder)
 
 
-def model_folders(limit: int = 50) -> list[str]:
-    """Folders directly under settings.CODEOPT_MODEL_ROOTS holding a transformers model
-    (config.json): what the Training form offers besides 'tiny'."""
-    found = []
+def model_choices(limit: int = 50) -> list[tuple[str, str]]:
+    """(value, description) of the models a form offers: 'tiny', the named base models, and
+    the folders directly under settings.CODEOPT_MODEL_ROOTS holding a transformers model
+    (config.json), less the named models' own converted copies."""
+    choices = [(TINY, "the built-in small model made from a config (CPU, fast tests)")]
+    choices += [(model.name, model.description) for model in BASE_MODELS.values()]
+    converted = {str(settings.CODEOPT_MODEL_CACHE / name) for name in BASE_MODELS}
     for root in settings.CODEOPT_MODEL_ROOTS:
         try:
             children = sorted(Path(root).iterdir())
         except OSError:  # a root not made yet (or not readable): nothing to offer there
             continue
-        found += [str(p) for p in children if (p / "config.json").is_file()]
-    return found[:limit]
+        choices += [
+            (str(p), "a local model folder")
+            for p in children
+            if (p / "config.json").is_file() and str(p) not in converted
+        ]
+    return choices[:limit]
 
 
 def check_train_request(config_data: dict):
@@ -135,7 +148,9 @@ def training_problems(config, workdir: Path, progress: StageProgress | None = No
         baseline = None
         if config.baseline_program:
             baseline = slowest_reference(problem, item)
-        prompt = make_prompt(problem.statement or problem.title, baseline)
+        prompt = make_prompt(
+            problem.statement or problem.title, baseline, style=prompt_style(config.model)
+        )
         problems.append(TrainingProblem(item.slug, prompt, scoring))
         for solution in ReferenceSolution.objects.filter(
             problem=problem, language="python", verdict_label="accepted"
@@ -197,7 +212,9 @@ def do_run_training(run_id: int, worker: str = "", on_progress=None) -> str:
                 model, tokenizer = load_checkpoint(config.model, latest[-1], config.seed)
             else:
                 corpus = [text for pair in examples for text in pair]
-                model, tokenizer = load_policy(config.model, corpus, seed=config.seed)
+                model, tokenizer = load_policy(
+                    config.model, corpus, seed=config.seed, cache_root=settings.CODEOPT_MODEL_CACHE
+                )
             ids = {p.slug: problem_id(p.slug) for p in problems}
             trainer = Trainer(
                 config,

@@ -9,8 +9,14 @@ import torch
 
 from workers.training.advantages import group_advantages, tied_groups
 from workers.training.config import TrainConfig
-from workers.training.loss import policy_loss, token_entropy
-from workers.training.rollout import Sample, completion_target, encode_batch, token_logprobs
+from workers.training.loss import policy_loss
+from workers.training.rollout import (
+    Sample,
+    completion_logprobs,
+    completion_target,
+    encode_batch,
+    token_logprobs,
+)
 
 
 def grpo_update(
@@ -51,21 +57,22 @@ def grpo_update(
         metrics["losses/skipped"] = 1.0
         return metrics
     chosen = [samples[i] for i in useful]
-    input_ids, attention, completion_mask = encode_batch(
-        tokenizer, [s.prompt_ids for s in chosen], [s.completion_ids for s in chosen]
-    )
-    old = torch.zeros(input_ids.shape)
-    for row, sample in enumerate(chosen):
-        old[row, completion_mask[row].bool()] = torch.tensor(sample.logprobs)
     device = next(model.parameters()).device
-    old, completion_mask = old.to(device), completion_mask.to(device)
+    # (B, T) aligned at each completion's start: completion_logprobs' layout
+    width = max(len(s.completion_ids) for s in chosen)
+    old = torch.zeros((len(chosen), width))
+    for row, sample in enumerate(chosen):
+        old[row, : len(sample.logprobs)] = torch.tensor(sample.logprobs)
+    old = old.to(device)
     reference = None
     if with_kl:
         with torch.no_grad():
-            reference, _ = token_logprobs(ref_model, input_ids, attention, config.temperature)
+            reference, _ = completion_logprobs(ref_model, chosen, config.temperature)
     model.eval()  # no dropout: the first epoch's ratio is exactly 1 (gradients still flow)
     for _ in range(config.inner_epochs):
-        logprobs, logits = token_logprobs(model, input_ids, attention, config.temperature)
+        logprobs, completion_mask, (entropy_sum, entropy_tokens) = completion_logprobs(
+            model, chosen, config.temperature, entropy=True
+        )
         terms = policy_loss(
             logprobs,
             old,
@@ -78,15 +85,15 @@ def grpo_update(
         )
         optimizer.zero_grad(set_to_none=True)
         terms.loss.backward()
-        grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        trainable = [p for p in model.parameters() if p.requires_grad]
+        grad_norm = torch.nn.utils.clip_grad_norm_(trainable, 1.0)
         optimizer.step()
-    shifted = completion_mask[:, 1:]  # logits at t predict token t + 1
     metrics.update(
         {
             "losses/policy": terms.policy,
             "losses/kl": terms.kl,
             "losses/clip_fraction": terms.clip_fraction,
-            "losses/entropy": token_entropy(logits[:, :-1].detach(), shifted),
+            "losses/entropy": entropy_sum / max(entropy_tokens, 1),
             "losses/grad_norm": float(grad_norm),
             "train/tokens": float(terms.tokens),
         }

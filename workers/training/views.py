@@ -59,7 +59,7 @@ def training_page(request):
             "error": error,
             "values": values,
             "config_class": TrainConfig,
-            "model_folders": training_services.model_folders(),
+            "model_choices": training_services.model_choices(),
             "rewards": RewardConfig.objects.all(),
             "teams": user_teams(request.user),
             "runs": runs,
