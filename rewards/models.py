@@ -74,3 +74,37 @@ class Simulation(Job):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+
+class RewardRanking(models.Model):
+    """The reward design space ranked at one timing noise level
+    (rewards.design_ranking.rank_designs): every configuration's score and components, the
+    winner and the why text, as computed then (configurations may change later)."""
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_by = models.CharField(max_length=150, blank=True, default="")
+    noise_cv = models.FloatField(help_text="Timing noise (CV of CPU time) ranked at.")
+    group_size = models.PositiveIntegerField(default=16)
+    draws = models.PositiveIntegerField(default=1, help_text="Noise draws averaged.")
+    seed = models.IntegerField(default=0)
+    quick = models.BooleanField(default=False)
+    mode = models.CharField(max_length=12, default="cpu")
+    split = models.CharField(max_length=12, blank=True, default="")
+    configs_from = models.CharField(
+        max_length=12, default="stored", help_text="stored | built-in (none stored then)."
+    )
+    configs = models.JSONField(default=list, help_text="[engine config as dict, ...]")
+    problem_slugs = models.JSONField(default=list, blank=True, help_text="Empty: every problem.")
+    problems_used = models.JSONField(
+        default=list, blank=True, help_text="[[slug, references, tests, test kind], ...]"
+    )
+    skipped = models.JSONField(default=list, blank=True, help_text="[[slug, reason], ...]")
+    scores = models.JSONField(default=list, help_text="DesignScore dicts, best first.")
+    winner = models.CharField(max_length=100, blank=True, default="")
+    winner_family = models.CharField(max_length=40, blank=True, default="")
+    why = models.TextField(blank=True, default="")
+    criterion = models.TextField(blank=True, default="")
+    wall_seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

@@ -6,7 +6,7 @@ from django.db.models import Count
 
 from codeopt_site import inputs
 from codeopt_site.jobs import job_table_row
-from rewards.models import RewardConfig, Simulation
+from rewards.models import RewardConfig, RewardRanking, Simulation
 
 _FILTER_PHRASES = {
     "max_mean_reference_s": lambda seconds: f"tests with mean human time < {1000 * seconds:g} ms",
@@ -58,9 +58,13 @@ def verdict(result: dict | None) -> tuple[str, str]:
     return "worth", "worth training"
 
 
-def config_rows(selected: Simulation | None, user) -> list[dict]:
-    """The table of configurations, each with whether `user` may change it."""
+def config_rows(
+    selected: Simulation | None, user, ranking: RewardRanking | None = None
+) -> list[dict]:
+    """The table of configurations, each with whether `user` may change it and its place in
+    `ranking` (None: not ranked there)."""
     results = {r["name"]: r for r in selected.results} if selected else {}
+    ranked = {score["name"]: score for score in ranking.scores} if ranking else {}
     mine = set(user.teams.values_list("pk", flat=True))
     rows = []
     configs = RewardConfig.objects.annotate(run_count=Count("runs")).select_related("team")
@@ -74,6 +78,8 @@ def config_rows(selected: Simulation | None, user) -> list[dict]:
                 "verdict": text,
                 "run_count": config.run_count,
                 "may_change": user.is_staff or config.team_id in mine,
+                "ranked": ranked.get(config.name),
+                "winner": bool(ranking and ranking.winner == config.name),
             }
         )
     return rows
@@ -109,3 +115,8 @@ def simulation_chart_data(simulation: Simulation) -> dict:
         "rank_against": simulation.rank_against,
         "results": simulation.results,
     }
+
+
+def latest_ranking() -> RewardRanking | None:
+    """The newest ranking of the design space (rewards.design_ranking)."""
+    return RewardRanking.objects.first()

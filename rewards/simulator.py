@@ -18,6 +18,16 @@ For each configuration and noise level:
 4. all-negative rate: for group size G, the probability that G programs drawn (uniformly, with
    replacement) from a problem's references all get the same negative reward, averaged over
    problems: such a group has no gradient.
+5. concordance: Goodman and Kruskal's gamma between quality and reward over the pairs of
+   programs of the same problem (a GRPO group compares only those): (concordant - discordant)
+   / (pairs whose rewards differ). Unlike rho it does not depend on how many programs pass a
+   bar (rho of a two-valued reward peaks when half pass, so noise that lets more programs
+   over a strict bar can raise it); without noise a reward that never falls with quality
+   has 1, and noise lowers it by handing the better program of a pair the lower reward;
+6. wrong paid share: each reference that ran plays a *wrong* answer at its measured speed;
+   the share of them whose reward beats the same wrong answer timed out (on some step, for
+   alternating) is speed credit without correctness, what the paper's correctness gating
+   forbids (0 for every gated configuration).
 
 Flags (on the noiseless level): "flat" when signal density is under 10% or monotonicity under
 0.3; "extremes only" when the decile curve is constant over the middle deciles and moves only
@@ -69,6 +79,8 @@ class NoiseResult:
     signal_density: float
     all_negative_rate: float
     curve: list[float | None]  # mean reward per quality decile (None: no reference there)
+    wrong_paid_share: float = 0.0  # wrong answers paid for their speed (module notes, 6)
+    concordance: float | None = None  # gamma within problems (module notes, 5); None: no pair
 
 
 @dataclass
@@ -235,6 +247,7 @@ def simulate(
     quality_ranks = rankdata(quality_flat)
     bins = np.minimum((quality_flat * DECILES).astype(int), DECILES - 1)
     bin_counts = np.bincount(bins, minlength=DECILES)
+    pairs = better_pairs(quality, ranked)
 
     levels = []
     for cv in noise_cvs:
@@ -265,7 +278,7 @@ def simulate(
             if limit_key not in limits_cache:
                 limits_cache[limit_key] = program_time_limits(config, batch.costs)
             counted, limits = counted_cache[filters], limits_cache[limit_key]
-            values, negative_rate = _config_rewards(
+            values, negative_rate, wrong_paid = _config_rewards(
                 config, level, counted, limits, group_size, present
             )
             result.by_noise.append(
@@ -278,6 +291,8 @@ def simulate(
                     present,
                     values,
                     negative_rate,
+                    wrong_paid,
+                    concordance(values, pairs),
                 )
             )
             done += 1
@@ -296,9 +311,9 @@ def _config_rewards(
     limits: np.ndarray,
     group_size: int,
     present: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(N, R) rewards (the mean over a correctness and a speed step for alternating) and
-    (N,) all-negative rates."""
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """(N, R) rewards (the mean over a correctness and a speed step for alternating), (N,)
+    all-negative rates and the wrong paid share (module notes, 6)."""
     over = level.measured > limits[:, None, :]  # (N, R, T); inf is over any limit
     timed_out = over | np.isinf(level.measured)
     per_test = level.percentiles(config.ties)
@@ -307,12 +322,55 @@ def _config_rewards(
     percentile = np.where(failed_runs, np.nan, percentile)
     within_limits = ~failed_runs & ~np.any(timed_out & counted[:, None, :], axis=2)
     correct = present & ~failed_runs
-    if config.combination != "alternating":
-        values = combine(config, correct, within_limits, percentile)
-        return values, _all_negative_rates(values, present, group_size)
-    steps = [combine(config, correct, within_limits, percentile, step) for step in (0, 1)]
-    rates = [_all_negative_rates(v, present, group_size) for v in steps]
-    return (steps[0] + steps[1]) / 2, (rates[0] + rates[1]) / 2
+    steps = (0, 1) if config.combination == "alternating" else (0,)
+    by_step = [combine(config, correct, within_limits, percentile, step) for step in steps]
+    rates = [_all_negative_rates(v, present, group_size) for v in by_step]
+    wrong_paid = _wrong_paid_share(config, correct, within_limits, percentile, steps)
+    return sum(by_step) / len(steps), sum(rates) / len(steps), wrong_paid
+
+
+def _wrong_paid_share(
+    config: RewardConfig,
+    ran: np.ndarray,
+    within_limits: np.ndarray,
+    percentile: np.ndarray,
+    steps: tuple[int, ...],
+) -> float:
+    """Share of the programs that `ran` (N, R) which, taken as wrong answers at their
+    measured speed, earn more than the same wrong answer timed out (percentile 100) on
+    some step."""
+    if not ran.any():
+        return 0.0
+    wrong = np.zeros_like(ran)
+    slowest = np.full_like(percentile, 100.0)
+    paid = np.zeros_like(ran)
+    for step in steps:
+        at_speed = combine(config, wrong, within_limits, percentile, step)
+        paid |= at_speed > combine(config, wrong, wrong, slowest, step)
+    return float(paid[ran].mean())
+
+
+def better_pairs(quality: np.ndarray, ranked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of `ranked` programs (having a quality) of the same problem, the first of
+    higher quality than the second, as two arrays of flat indices into (N, R) arrays, so
+    that every configuration's concordance is two gathers. quality, ranked: (N, R)."""
+    with np.errstate(invalid="ignore"):
+        higher = quality[:, :, None] > quality[:, None, :]  # (N, R, R)
+    problem, better, worse = np.nonzero(higher & ranked[:, :, None] & ranked[:, None, :])
+    width = quality.shape[1]
+    return problem * width + better, problem * width + worse
+
+
+def concordance(values: np.ndarray, pairs: tuple[np.ndarray, np.ndarray]) -> float | None:
+    """Goodman and Kruskal's gamma (module notes, 5) of rewards `values` (N, R) over the
+    `pairs` (better_pairs); None when no pair gets different rewards."""
+    flat = values.ravel()
+    difference = flat[pairs[0]] - flat[pairs[1]]
+    concordant = int(np.count_nonzero(difference > 0))
+    discordant = int(np.count_nonzero(difference < 0))
+    if concordant + discordant == 0:
+        return None
+    return (concordant - discordant) / (concordant + discordant)
 
 
 def _metrics(
@@ -324,6 +382,8 @@ def _metrics(
     present: np.ndarray,
     values: np.ndarray,
     negative_rate: np.ndarray,
+    wrong_paid_share: float,
+    gamma: float | None,
 ) -> NoiseResult:
     reward_ranks = rankdata(reward_flat)
     if np.ptp(reward_ranks) == 0 or np.ptp(quality_ranks) == 0:
@@ -341,6 +401,8 @@ def _metrics(
         signal_density=float(np.mean((high > low)[problems])),
         all_negative_rate=float(np.mean(negative_rate[problems])),
         curve=curve,
+        wrong_paid_share=wrong_paid_share,
+        concordance=gamma,
     )
 
 

@@ -71,11 +71,13 @@ def rewards_page(request):
         except PermissionDenied as exc:
             errors["config"], status = str(exc), 403
     selected = reads.selected_simulation(request.GET.get("simulation"))
+    ranking = reads.latest_ranking()
     return render(
         request,
         "rewards/rewards.html",
         {
-            "configs": reads.config_rows(selected, request.user),
+            "configs": reads.config_rows(selected, request.user, ranking),
+            "ranking": ranking,
             "selected": selected,
             "selected_data": reads.simulation_chart_data(selected) if selected else None,
             "errors": errors,
