@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import multiprocessing
 import os
 import platform
 import signal
@@ -23,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.readiness import free_port  # noqa: E402  (the checkout's root, just put in reach)
+from workers.execution.load import busy_load  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/codeopt_bench")
 
@@ -157,23 +157,13 @@ def post_points(url: str, token: str, run_id: int, step: int, keys: list[str]) -
         response.read()
 
 
-def burn() -> None:
-    while True:
-        pass
-
-
 @contextlib.contextmanager
 def burners(count: int):
-    """`count` busy processes (the benchmarks' bounded load: one per core), stopped after."""
-    started = [multiprocessing.Process(target=burn, daemon=True) for _ in range(count)]
-    for process in started:
-        process.start()
-    try:
+    """`count` busy processes (the benchmarks' bounded load: one per core), stopped after:
+    the product's load (workers.execution.load.busy_load), which manage.py noise_by_mode
+    starts too."""
+    with busy_load(count):
         yield
-    finally:
-        for process in started:
-            process.terminate()
-            process.join()
 
 
 def machine() -> str:

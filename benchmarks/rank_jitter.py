@@ -16,8 +16,13 @@ The experiment, as a user meets it:
   per test against build-time runtimes, exact ties only), `interleaved` (now: tests grown
   until the fastest reference does 0.05 s of work, references re-measured in the same
   rounds, the lowest of up to 5 pinned runs, ties within the measured noise band), and
-  `instructions` (valgrind counts, references measured in the same job);
+  `instructions` (valgrind counts, each program ranked among the others counted in the
+  same job: workers.timing.mode_noise.counted_rank_check);
 - conditions: idle, and loaded (2 busy processes, one per core, started and stopped here).
+
+The product's diagnostic over wall, cpu and instructions modes on the database's built
+problems is `manage.py noise_by_mode` (workers/timing/mode_noise.py); this script keeps the
+`stored` method of before and the pipeline builds of benchmarks/_pack.py.
 
     .venv/bin/python benchmarks/rank_jitter.py [--problems sort-numbers ...] [--remeasure 5]
         [--methods interleaved instructions] [--conditions idle loaded]
@@ -36,15 +41,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import numpy as np  # noqa: E402
 from _harness import burners, report  # noqa: E402
 from _pack import built  # noqa: E402
 
 from problems.pipeline.model import PipelineConfig  # noqa: E402
 from rewards.engine import RewardConfig  # noqa: E402
-from workers.execution.engine import Program, measure  # noqa: E402
-from workers.execution.noise import rank_jitter  # noqa: E402
-from workers.execution.ranking import Measured, speed_percentile  # noqa: E402
+from workers.timing.mode_noise import counted_rank_check, jitter_summary  # noqa: E402
 from workers.training.scoring import rank_check  # noqa: E402
 
 DEMO_BUILD = PipelineConfig(slow_target_s=0.3, repeats=2)
@@ -58,32 +60,14 @@ METHODS = {
 }
 
 
-def instruction_jitter(problem, remeasure: int, work: Path) -> dict[str, float | None]:
-    """Each accepted program and the references counted together `remeasure` times."""
-    names = problem.references
-    values: dict[str, list[float | None]] = {n: [] for n in names}
-    for _ in range(remeasure):
-        programs = [Program(n, problem.accepted_python[n], "python") for n in names]
-        reports = measure(programs, problem.scoring.optimization, mode="instructions", workdir=work)
-        table = {
-            n: {t.name: Measured(float(t.instructions or 0), t.verdict == "OK") for t in r.tests}
-            for n, r in reports.items()
-        }
-        tests = [c.name for c in problem.scoring.optimization]
-        for n in names:
-            others = [table[o] for o in names if o != n]
-            values[n].append(speed_percentile(table[n], others, tests))
-    return {n: rank_jitter(v) for n, v in values.items()}
-
-
 def summary(jitters: list[float | None]) -> dict:
-    finite = [j for j in jitters if j is not None]
+    found = jitter_summary(jitters)
     return {
-        "programs": len(jitters),
-        "not_always_correct": len(jitters) - len(finite),
-        "jitter_p95": round(float(np.percentile(finite, 95)), 2) if finite else None,
-        "jitter_median": round(statistics.median(finite), 2) if finite else None,
-        "jitter_max": round(max(finite), 2) if finite else None,
+        "programs": found.programs,
+        "not_always_correct": found.not_always_correct,
+        "jitter_p95": found.p95,
+        "jitter_median": found.p50,
+        "jitter_max": found.max,
     }
 
 
@@ -145,7 +129,14 @@ def main() -> None:
                 per_problem = {}
                 for problem in builds["before" if method == "stored" else "now"]:
                     if method == "instructions":  # deterministic: 2 re-measurements show it
-                        found = instruction_jitter(problem, 2, work)
+                        check = counted_rank_check(
+                            problem.accepted_python,
+                            problem.scoring,
+                            METHODS["interleaved"].ties,
+                            remeasure=2,
+                            workdir=work,
+                        )
+                        found = check.jitter
                     else:
                         config = replace(METHODS[method])
                         check = rank_check(

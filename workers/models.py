@@ -211,3 +211,23 @@ class HostCalibration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hostname} x{self.factor:.3f} at {self.measured_at:%Y-%m-%d %H:%M:%S}"
+
+
+class ModeNoiseCheck(models.Model):
+    """One run of the timing-noise-by-mode diagnostic (workers/timing/mode_noise.py): rank
+    jitter of built problems' references per timing mode, idle and loaded, as the Timing
+    page charts it beside the paper's figures. Written once, when the run ends."""
+
+    measured_at = models.DateTimeField(default=timezone.now, db_index=True)
+    hostname = models.CharField(max_length=255, help_text="Where it was measured.")
+    quick = models.BooleanField(default=False, help_text="The quick variant (fewer scorings).")
+    seconds = models.FloatField(help_text="Wall time the whole diagnostic took.")
+    result = models.JSONField(
+        help_text="ModeNoise.as_dict(): results[mode][condition] = {p50, p95, max, ...}."
+    )
+
+    class Meta:
+        ordering = ["-measured_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"noise by mode on {self.hostname} at {self.measured_at:%Y-%m-%d %H:%M:%S}"

@@ -86,6 +86,40 @@
     }
   }
 
+  // Timing noise by mode (stored by manage.py noise_by_mode): p95 rank jitter per mode, idle
+  // beside loaded, with the paper's figures as dashed reference lines. Drawn once: it
+  // changes only when a new diagnostic is stored (a reload shows it).
+  function modeNoise() {
+    const source = document.getElementById("mode-noise-data");
+    const data = source ? JSON.parse(source.textContent) : null;
+    if (!data || !data.result || !document.getElementById("chart-mode-noise")) return;
+    const noise = data.result;
+    const colors = { idle: "#4c78a8", loaded: "#e45756" };
+    const traces = noise.conditions.map((condition) => {
+      const rows = noise.modes.map((mode) => noise.rows.find((r) => r.mode === mode && r.condition === condition) || {});
+      return {
+        type: "bar", name: condition, x: noise.modes, y: rows.map((r) => r.p95 ?? null),
+        marker: { color: colors[condition] }, cliponaxis: false,
+        // the value on each bar: a 0 (instructions) must read as measured, not missing
+        text: rows.map((r) => (r.p95 === null || r.p95 === undefined ? "–" : fmt(r.p95, 1))), textposition: "outside",
+        customdata: rows.map((r) => [fmt(r.p50), fmt(r.max), r.programs ?? "–", r.scorings ?? "–"]),
+        hovertemplate: `${condition}, %{x}: p95 %{y:.2f} points<br>p50 %{customdata[0]}, max %{customdata[1]}` +
+          "<br>%{customdata[2]} programs, %{customdata[3]} scorings<extra></extra>",
+      };
+    });
+    const highest = Math.max(...data.paper.map((p) => p.points), ...noise.rows.map((r) => r.p95 ?? 0));
+    const shapes = data.paper.map((p) => ({ type: "line", xref: "paper", x0: 0, x1: 1, y0: p.points, y1: p.points,
+      layer: "below", line: { dash: "dash", color: "#777", width: 1.5 } }));
+    const annotations = data.paper.map((p) => ({ text: `paper: ${esc(p.label)} (~${p.points} points)`, showarrow: false,
+      xref: "paper", x: 1, xanchor: "right", y: p.points, yanchor: "bottom", font: { size: 11, color: "#555" } }));
+    Plotly.react("chart-mode-noise", traces, {
+      title: { text: "Rank jitter p95 per timing mode, idle vs loaded", font: { size: 14 } },
+      height: 400, margin: { l: 60, r: 10, t: 36, b: 50 }, barmode: "group", shapes, annotations,
+      xaxis: codeopt.axis("timing mode", false),
+      yaxis: codeopt.axis("rank jitter p95 (percentile points)", false, { rangemode: "tozero", range: [0, highest * 1.12] }),
+    }, codeopt.plotConfig);
+  }
+
   async function refresh() {
     const response = await fetch("/timing/data.json", { credentials: "same-origin" });
     if (!response.ok) return;
@@ -98,5 +132,6 @@
     const busy = data.jobs.some((j) => ["queued", "running", "lost"].includes(j.status));
     setTimeout(refresh, busy ? 1000 : 5000);
   }
+  modeNoise();
   refresh();
 })();

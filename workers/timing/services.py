@@ -1,4 +1,5 @@
-"""Timing jobs (measure, jitter, rank check): the only place that changes their rows."""
+"""Timing jobs (measure, jitter, rank check) and the noise-by-mode diagnostic's results: the
+only place that changes their rows."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from problems.models import Problem
 from workers.execution.engine import LANGUAGES, MAX_SOURCE_BYTES, MODES
 from workers.execution.package import PackageError, load_package
 from workers.execution.report import jitter_package, measure_package
-from workers.models import TimingJob
+from workers.models import ModeNoiseCheck, TimingJob
 from workers.timing import rank_checks
 
 
@@ -145,3 +146,11 @@ def retry_timing_job(job: TimingJob) -> int:
     )
     enqueue("workers.run_timing_job", str(job.pk))
     return queued
+
+
+def do_record_mode_noise(result: dict, *, hostname: str, quick: bool) -> ModeNoiseCheck:
+    """Store one run of the noise-by-mode diagnostic (ModeNoise.as_dict()); the Timing page
+    charts the newest."""
+    return ModeNoiseCheck.objects.create(
+        hostname=hostname[:255], quick=quick, seconds=result["seconds"], result=result
+    )

@@ -18,7 +18,7 @@ from workers.execution.engine import LANGUAGES, MODES
 from workers.models import TimingJob
 from workers.process import rescue
 from workers.process.health import check_calibration, check_queues, check_sandbox
-from workers.timing import rank_checks
+from workers.timing import fidelity, rank_checks
 from workers.timing import services as timing_services
 
 FORM_FIELDS = ("package_dir", "source", "language", "modes", "kind", "problem", "reward_config")
@@ -68,6 +68,7 @@ def timing_page(request):
             "kinds": [TimingJob.Kind.MEASURE, TimingJob.Kind.JITTER],
             **rank_checks.rank_check_choices(),
             "calibration": {**check_calibration(), "anchor_count": len(ANCHORS)},
+            "mode_noise": fidelity.mode_noise_chart(),
         },
     )
 
