@@ -42,11 +42,13 @@ pids+=($!)
 $PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing,judge --pool threads \
   --concurrency 3 --hostname "main@%h" &
 pids+=($!)
-# One training worker, as on a machine with one GPU: the demo's two runs train one after the other.
-# On the CPU it trains with one torch thread: torch's OpenMP threads spin on every core while
-# they wait, taking the core the timing jobs measure on (benchmarks/torch_threads.py).
+# One training worker with two slots: the demo's two runs (the paper's recipe and standard
+# RLVR, smollm2-135m-instruct) train side by side, one torch thread each: on 2 cores, torch's
+# OpenMP threads spin while they wait, and a second thread per run made each decoding step of
+# the real model 5-10x slower beside busy neighbours (docs/benchmarks.md, benchmarks/
+# torch_threads.py). The timing jobs that score them share the same cores.
 OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" $PY -m celery -A codeopt_site worker --loglevel warning --queues gpu --pool threads \
-  --concurrency 1 --hostname "gpu@%h" &
+  --concurrency 2 --hostname "gpu@%h" &
 pids+=($!)
 
 for _ in $(seq 1 100); do
@@ -59,15 +61,16 @@ $PY manage.py start_demo_run --url "$URL"
 $PY manage.py judge --pairs judges/labelled_pairs.jsonl --user demo --name "labelled examples" \
   --queue || true
 # The chain: a small dataset build (3 pack problems; retried once if it fails), then the
-# offline reward simulation on it and two tiny-model GRPO runs, paper vs RLVR (queue gpu,
-# scored on the timing queue, 15 minutes each). Each stage is printed here and shown on the
+# offline reward simulation on it and two GRPO runs of the real model, paper vs RLVR, side by
+# side (queue gpu, scored on the timing queue, 20 minutes). Each stage is printed here and shown on the
 # run list ("Demo"); a stage that cannot run says why and the others go on.
 rm -f var/demo-status.json
 $PY manage.py demo_chain --url "$URL" > >(tee var/demo-chain.log) 2>&1 &
 helpers+=($!)
 echo "  judges      : the labelled example pairs, judged: ${URL}/judges/"
 echo "  dataset     : a build of 3 pack problems, then the reward simulation and two GRPO"
-echo "                runs (paper vs RLVR, 15 min each); progress: ${URL}/ (Demo)"
+echo "                runs of smollm2-135m-instruct side by side (paper vs RLVR, 20 min);"
+echo "                progress: ${URL}/ (Demo)"
 echo "  running     : server and workers are up; Ctrl-C stops them all."
 code=0
 wait -n "${pids[@]}" || code=$?

@@ -13,7 +13,14 @@ import torch
 
 from workers.training.base_models import BASE_MODELS, STAMP, prepared_folder, prompt_style
 from workers.training.config import TrainConfig
-from workers.training.policy import load_policy, model_folder
+from workers.training.policy import (
+    TinyModelConfig,
+    limit_trainable,
+    load_policy,
+    model_folder,
+    tiny_model,
+    train_tokenizer,
+)
 from workers.training.prompts import extract_program, make_prompt
 from workers.training.rollout import (
     Sample,
@@ -150,3 +157,20 @@ def test_a_grpo_update_on_the_real_model_makes_the_rewarded_program_likelier(smo
     assert metrics["losses/skipped"] == 0.0 and metrics["losses/entropy"] > 0
     assert float((after[0] - before[0]).sum()) > 0  # the rewarded program: likelier
     assert float((after[1] - before[1]).sum()) < 0  # the punished one: less likely
+
+
+def test_only_the_last_blocks_train_when_trainable_layers_is_set(smollm):
+    model, _ = smollm
+    model = __import__("copy").deepcopy(model)
+    blocks = model.model.layers
+    expected = sum(p.numel() for b in blocks[-4:] for p in b.parameters())
+    expected += sum(p.numel() for p in model.model.norm.parameters())
+    assert limit_trainable(model, 4) == expected
+    assert not model.model.embed_tokens.weight.requires_grad  # tied to the output head
+    assert all(not p.requires_grad for p in blocks[0].parameters())
+    tiny = tiny_model(train_tokenizer(["print(1)"], vocab_size=300), TinyModelConfig(n_layer=3))
+    trained = limit_trainable(tiny, 1)
+    assert trained == sum(p.numel() for p in tiny.transformer.h[-1].parameters()) + sum(
+        p.numel() for p in tiny.transformer.ln_f.parameters()
+    )
+    assert limit_trainable(tiny, 0) == trained  # 0 changes nothing it finds frozen

@@ -87,6 +87,10 @@ class TrainConfig:
     """Problems trained on: train, test or all (those with stored reference runtimes)."""
     max_problems: int = bounded(0, 0, 1_000_000)
     """At most this many problems (the first by slug); 0: all."""
+    trainable_layers: int = bounded(0, 0, 1000)
+    """Train only the last N transformer blocks (and the final norm); 0: every parameter.
+    On CPU a step of a 30-layer model with every layer trainable takes minutes; the last 2-4
+    blocks take seconds (benchmarks/real_model_speed.py, docs/benchmarks.md)."""
     warm_start_steps: int = bounded(300, 0, 1_000_000)
     """Supervised steps on the problems' reference solutions before RL (the tiny model only:
     it must write valid programs before a reward can tell them apart)."""

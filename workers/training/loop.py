@@ -43,6 +43,7 @@ from rewards.engine import RewardConfig
 from workers.execution.degraded import DegradedTiming
 from workers.training.advantages import group_counts
 from workers.training.config import TrainConfig
+from workers.training.policy import limit_trainable
 from workers.training.rollout import Sample, sample_groups
 from workers.training.scoring import Score, ScoringProblem, score_group_retrying
 from workers.training.staleness import filter_stale
@@ -142,8 +143,11 @@ class Trainer:
         self.sink = sink
         self.checkpoint_dir = Path(checkpoint_dir)
         self.ref_model = ref_model
+        limit_trainable(model, config.trainable_layers)
         self.optimizer = torch.optim.AdamW(
-            model.parameters(), lr=config.learning_rate, weight_decay=0.0
+            [p for p in model.parameters() if p.requires_grad],
+            lr=config.learning_rate,
+            weight_decay=0.0,
         )
         self.version = 0  # policy version = optimizer steps taken
         self.out_of_time = False  # stopped by config.max_minutes

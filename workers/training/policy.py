@@ -129,3 +129,31 @@ def load_checkpoint(model: str, folder: Path, seed: int = 0, cache_root: Path | 
     state = torch.load(state_path, weights_only=True, map_location=device)
     policy.load_state_dict(state["model"])
     return policy, tokenizer
+
+
+def limit_trainable(model, layers: int) -> int:
+    """Train only the last `layers` transformer blocks and the final norm (0: every
+    parameter); returns the number of trainable parameters. The blocks are the model's
+    longest ModuleList (Llama's `model.layers`, GPT-2's `transformer.h`); the embeddings stay
+    frozen (tied to the output head in SmolLM2). Below the first trainable block nothing
+    needs a gradient, so the backward pass stops there: on 2 CPU cores this is what makes a
+    step of a 30-layer model take seconds rather than minutes (docs/benchmarks.md)."""
+    if layers <= 0:
+        return sum(p.numel() for p in model.parameters() if p.requires_grad)
+    blocks = max(
+        (m for m in model.modules() if isinstance(m, torch.nn.ModuleList)), key=len, default=None
+    )
+    if blocks is None or not len(blocks):
+        raise ValueError("trainable_layers: the model has no list of transformer blocks")
+    for parameter in model.parameters():
+        parameter.requires_grad_(False)
+    chosen = list(blocks)[-layers:]
+    final_norm = getattr(getattr(model, "model", None), "norm", None) or getattr(
+        getattr(model, "transformer", None), "ln_f", None
+    )
+    if final_norm is not None:
+        chosen.append(final_norm)
+    for module in chosen:
+        for parameter in module.parameters():
+            parameter.requires_grad_(True)
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)

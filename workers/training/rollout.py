@@ -151,7 +151,10 @@ def sample_groups(
     temperature: float = 1.0,
     policy_version: int = 0,
 ) -> list[Sample]:
-    """`group_size` completions of each prompt (prompt order, then sample order)."""
+    """`group_size` completions of each prompt (prompt order, then sample order). A
+    completion ends at the end-of-text token or at the fence that closes its program,
+    whichever comes first: what a chat model writes after its code (an explanation) is never
+    scored, so it is not sampled (half the tokens or more of an instruct model's answer)."""
     model.eval()
     samples: list[Sample] = []
     for index, prompt in enumerate(prompts):
@@ -159,6 +162,7 @@ def sample_groups(
         device = next(model.parameters()).device
         output = model.generate(
             torch.tensor([prompt_ids] * group_size, device=device),
+            past_key_values=_shared_prefix(model, prompt_ids, group_size),
             attention_mask=torch.ones(
                 (group_size, len(prompt_ids)), dtype=torch.long, device=device
             ),
@@ -168,10 +172,11 @@ def sample_groups(
             max_new_tokens=max_new_tokens,
             pad_token_id=tokenizer.pad_token_id,
             eos_token_id=tokenizer.eos_token_id,
+            stop_strings=[FENCE],
+            tokenizer=tokenizer,
         )
         for row in output[:, len(prompt_ids) :].tolist():
-            ended = tokenizer.eos_token_id in row
-            completion = row[: row.index(tokenizer.eos_token_id) + 1] if ended else row
+            completion, ended = _until_the_end(tokenizer, row)
             text = tokenizer.decode(completion, skip_special_tokens=True)
             samples.append(
                 Sample(
@@ -186,6 +191,30 @@ def sample_groups(
             )
     _attach_logprobs(model, tokenizer, samples, temperature)
     return samples
+
+
+def _shared_prefix(model, prompt_ids: list[int], group_size: int):
+    """The prompt's cache but its last token, computed once and repeated for the group:
+    generate() then runs only the last prompt token and the new ones. Without it, it runs
+    the whole prompt once per sample (8 x 300 tokens, as much work as 300 decoding steps)."""
+    if len(prompt_ids) < 2:
+        return None
+    device = next(model.parameters()).device
+    prefix = model(input_ids=torch.tensor([prompt_ids[:-1]], device=device), use_cache=True)
+    cache = prefix.past_key_values
+    cache.batch_repeat_interleave(group_size)
+    return cache
+
+
+def _until_the_end(tokenizer, row: list[int]) -> tuple[list[int], bool]:
+    """The sampled tokens up to and including the end-of-text token or the token that
+    completes the closing fence (what follows is padding); and whether either was met."""
+    for end, token in enumerate(row):
+        if token == tokenizer.eos_token_id:
+            return row[: end + 1], True
+        if FENCE in tokenizer.decode(row[max(0, end - 3) : end + 1]):
+            return row[: end + 1], True
+    return row, False
 
 
 def _attach_logprobs(model, tokenizer, samples: list[Sample], temperature: float) -> None:

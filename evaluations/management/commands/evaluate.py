@@ -25,7 +25,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         what = parser.add_mutually_exclusive_group(required=True)
         what.add_argument("--run", type=int, help="A training run: its checkpoint.")
-        what.add_argument("--model", help="A base model: 'tiny' or a local transformers folder.")
+        what.add_argument(
+            "--model",
+            help="A base model: 'smollm2-135m-instruct', 'tiny' or a local transformers folder.",
+        )
         what.add_argument(
             "--completions", type=Path, help="JSON lines: problem, program[, sample_index]."
         )

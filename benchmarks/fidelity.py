@@ -1,0 +1,350 @@
+"""The paper's four diagnostics, with the real model (smollm2-135m-instruct), stored where the
+pages show them; prints a table and one JSON object.
+
+    DEBUG=1 .venv/bin/python benchmarks/fidelity.py [--quick] [--problems big-sum ...]
+        [--seeds 3 --steps 20] [--json out.json]
+
+Runs on the database `make demo` uses (its pages show every result), with the problems of the
+demo's build (built here first when they are not).
+
+1. Timing noise by mode (paper: ~41 percentile points on busy training hosts, ~2 isolated):
+   rank jitter of the problems' own correct programs among their references, in `wall`,
+   `cpu` and `instructions` modes, idle and under a bounded load this step starts and stops
+   (workers/timing/fidelity.py). Stored: the Timing page's "noise by mode" chart.
+2. The reward design space (paper: the collapsed binary reward with correctness gating wins):
+   the stored configurations ranked by the simulator (rewards/fidelity.py) at the CV of
+   repeated CPU times measured on this host as step 1's loaded condition has it (a group of
+   the first problem's references scored beside busy processes). Stored: the Rewards page
+   marks the winner.
+3. The sparse regime (paper: 40-50% of groups all-negative early in training): a real-model
+   run of the paper's recipe from its first step; its groups/* shares per step. Stored: a
+   training run (its run page charts them).
+4. The recipe against standard RLVR (paper: p50 up while p100 holds; +100-200% with a
+   degraded sandbox): both recipes from the same start, `--seeds` seeds each, with the timing
+   service as it is and degraded on purpose (TrainConfig.degraded_timing_cv and
+   degraded_slowdown_rate, the run tagged); each run's last checkpoint evaluated on the
+   problems (pτ), and the paper run's against the RLVR run's of the same seed and condition
+   (win rate). Intervals: over seeds and problems (a bootstrap over the seeds' values).
+
+`--quick`: 1 problem for step 1, 1 seed and few steps for steps 3-4, small evaluations: about
+30 minutes on 2 cores. The run step 3 trains is seed 0 of step 4's "service as it is" paper
+run (not trained twice).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DEBUG", "1")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeopt_site.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+import numpy as np  # noqa: E402
+
+MODEL = "smollm2-135m-instruct"
+DEMO_PROBLEMS = ["sort-numbers", "big-sum", "distinct-values"]
+RECIPES = {
+    # the paper's recipe and standard RLVR (scripts/demo_train.toml, demo_train_rlvr.toml)
+    "paper": {"reward_config": "binary-top30"},
+    "rlvr": {
+        "reward_config": "correctness-only",
+        "token_weighted_baseline": False,
+        "normalize_std": True,
+    },
+}
+DEGRADED = {"degraded_timing_cv": 0.3, "degraded_slowdown_rate": 0.1}
+"""A degraded timing service: the CV of one unpinned run on a shared host (0.20-0.45,
+docs/benchmarks.md) and one measured cost in ten slowed x1.5-x3."""
+GROUP_KINDS = ("all_negative", "all_positive", "mixed", "all_correct_tied")
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def owner():
+    from django.contrib.auth import get_user_model
+
+    from runs.services import check_team_for_new_run
+
+    user, _ = get_user_model().objects.get_or_create(username="demo")
+    return user, check_team_for_new_run(user, None)
+
+
+def ensure_built(slugs: list[str]) -> list[str]:
+    """The slugs with stored runtimes; the missing ones built first (the demo's settings)."""
+    from problems import services as problem_services
+    from problems.loading import loaded_problems
+
+    have = {p.slug for p in loaded_problems("")}
+    missing = [s for s in slugs if s not in have]
+    if missing:
+        log(f"building {', '.join(missing)} (slow_target_s=0.3, repeats=2)")
+        config, checked = problem_services.check_build_request(
+            {"slow_target_s": "0.3", "repeats": "2"}, missing
+        )
+        build = problem_services.do_create_build(config, checked, started_by="fidelity")
+        problem_services.do_run_build(build.pk)
+    have = {p.slug for p in loaded_problems("")}
+    kept = [s for s in slugs if s in have]
+    if not kept:
+        raise SystemExit(f"none of {', '.join(slugs)} was kept by the dataset build")
+    return kept
+
+
+def timing_noise(slugs: list[str], quick: bool) -> dict:
+    from workers.timing.fidelity import noise_by_mode
+
+    log("1. timing noise by mode")
+    return noise_by_mode(slugs[:1] if quick else slugs, quick=quick, store=True)
+
+
+def reward_ranking(slugs: list[str], quick: bool) -> dict:
+    from rewards.fidelity import rank_reward_designs
+
+    noise_cv = measured_cv(slugs[0])
+    log(f"2. the reward design space at the measured CV {noise_cv:.3f}")
+    return {
+        **rank_reward_designs(noise_cv, problems=slugs, quick=quick, store=True),
+        "measured_on": slugs[0],
+    }
+
+
+def measured_cv(slug: str) -> float:
+    """The CV of repeated CPU times of `slug`'s references, scored once as training scores a
+    group, beside one busy process per core (the noise a training host has): the noise the
+    simulator ranks the reward designs at (its runtimes are CPU seconds)."""
+    import tempfile
+
+    from problems.loading import loaded_problems, scoring_problem
+    from rewards.engine import RewardConfig
+    from workers.execution.load import busy_load, cores_available
+    from workers.training.scoring import score_group_retrying
+
+    (item,) = loaded_problems("", [slug])
+    with tempfile.TemporaryDirectory(prefix="codeopt-fidelity-cv-") as folder:
+        Path(folder).chmod(0o711)  # the sandbox user passes through to its boxes
+        _, scoring = scoring_problem(item, Path(folder))
+        programs = list(dict(scoring.reference_programs).values())
+        with busy_load(cores_available()):
+            scores = score_group_retrying(programs, scoring, RewardConfig(name="fidelity-cv"))
+    found = [s.repeat_cv for s in scores if s.repeat_cv is not None]
+    return float(found[0]) if found else 0.05
+
+
+def train(name: str, slugs: list[str], seed: int, steps: int, fields: dict) -> int:
+    """A training run of the real model (scored in this process's sandbox), trained to
+    `steps`; returns its id."""
+    from workers.training import services as training_services
+
+    user, team = owner()
+    data = {
+        "model": MODEL,
+        "split": "all",
+        "max_problems": 0,
+        "group_size": 8,
+        "prompts_per_step": 2,
+        "trainable_layers": 4,
+        "learning_rate": 1e-5,
+        "warm_start_steps": 0,
+        "max_new_tokens": 160,
+        "temperature": 0.8,
+        "steps": steps,
+        "checkpoint_every": steps,
+        "scoring": "local",
+        "seed": seed,
+        **fields,
+    }
+    config, reward = training_services.check_train_request(data)
+    run = training_services.do_start_training(
+        owner=user, team=team, name=name, config=config, reward=reward, queue=False
+    )
+    started = time.monotonic()
+    status = training_services.do_run_training(run.pk, worker="fidelity")
+    log(f"   run {run.pk} {name}: {status} in {time.monotonic() - started:.0f} s")
+    return run.pk
+
+
+def group_shares(run_id: int) -> list[dict]:
+    """Per step: the groups/* shares the run logged."""
+    from runs.models import MetricPoint
+
+    rows: dict[int, dict] = {}
+    for point in (
+        MetricPoint.objects.filter(
+            series__run_id=run_id, series__key__in=[f"groups/{kind}" for kind in GROUP_KINDS]
+        )
+        .select_related("series")
+        .order_by("step")
+    ):
+        kind = point.series.key.split("/")[1]
+        rows.setdefault(point.step, {"step": point.step})[kind] = point.value
+    return [rows[step] for step in sorted(rows)]
+
+
+def evaluate(run_id: int, slugs: list[str], samples: int) -> dict:
+    from evaluations import reads, services
+    from runs.models import Run
+
+    run = Run.objects.get(pk=run_id)
+    user, team = owner()
+    request = services.check_evaluation_request(
+        user,
+        {
+            "source": "run",
+            "run": run_id,
+            "split": "all",
+            "problems": slugs,
+            "n": samples,
+            "temperature": 0.8,
+            "max_new_tokens": 160,
+            "complexity": False,
+        },
+    )
+    evaluation = services.do_create_evaluation(user, team or run.team, request, queue=False)
+    services.do_run_evaluation(evaluation.pk, worker="fidelity")
+    evaluation.refresh_from_db()
+    return {"evaluation": evaluation.pk, **reads.headline(evaluation)}
+
+
+def interval(values: list[float], seed: int = 0) -> dict:
+    """Mean and a 95% bootstrap interval over `values` (seeds): None when there are none."""
+    values = [v for v in values if v is not None and v == v]
+    if not values:
+        return {"mean": None, "low": None, "high": None, "n": 0}
+    rng = np.random.default_rng(seed)
+    means = rng.choice(values, size=(2000, len(values))).mean(axis=1)
+    return {
+        "mean": statistics.fmean(values),
+        "low": float(np.quantile(means, 0.025)),
+        "high": float(np.quantile(means, 0.975)),
+        "n": len(values),
+    }
+
+
+def recipe_against_rlvr(slugs: list[str], seeds: int, steps: int, samples: int) -> dict:
+    from evaluations import reads
+    from evaluations.models import Evaluation
+
+    log(f"3-4. paper recipe against RLVR: {seeds} seed(s) x {steps} steps x 2 conditions")
+    runs, evaluations, wins = {}, {}, {}
+    for condition, degraded in (("as_is", {}), ("degraded", DEGRADED)):
+        for seed in range(seeds):
+            for recipe, fields in RECIPES.items():
+                name = f"fidelity {recipe} seed {seed} ({condition.replace('_', ' ')})"
+                run_id = train(name, slugs, seed, steps, {**fields, **degraded})
+                runs[(condition, recipe, seed)] = run_id
+                evaluations[(condition, recipe, seed)] = evaluate(run_id, slugs, samples)
+            paper = Evaluation.objects.get(pk=evaluations[(condition, "paper", seed)]["evaluation"])
+            rlvr = Evaluation.objects.get(pk=evaluations[(condition, "rlvr", seed)]["evaluation"])
+            wins[(condition, seed)] = reads.win_rate(paper, rlvr).as_dict()
+    summary = {}
+    for condition in ("as_is", "degraded"):
+        summary[condition] = {}
+        for recipe in RECIPES:
+            rows = [evaluations[(condition, recipe, s)] for s in range(seeds)]
+            summary[condition][recipe] = {
+                tau: interval([row.get(tau) for row in rows]) for tau in ("p100", "p50", "p30")
+            }
+        summary[condition]["paper_win_rate_over_rlvr"] = interval(
+            [wins[(condition, s)]["rate"] for s in range(seeds)]
+        )
+    return {
+        "runs": {"/".join(map(str, k)): v for k, v in runs.items()},
+        "evaluations": {"/".join(map(str, k)): v for k, v in evaluations.items()},
+        "win_rates": {"/".join(map(str, k)): v for k, v in wins.items()},
+        "summary": summary,
+        "sparse_run": runs[("as_is", "paper", 0)],
+    }
+
+
+def fmt(value) -> str:
+    return "–" if value is None or value != value else f"{value:.2f}"
+
+
+def table(result: dict) -> None:
+    noise = result["timing_noise"]
+    print("1. timing noise: rank jitter p95, percentile points (paper: 41 busy, 2 isolated)")
+    for mode, conditions in sorted((noise.get("results") or {}).items()):
+        for condition, figures in sorted(conditions.items()):
+            print(f"   {mode:12s} {condition:7s} p95 {fmt(figures.get('p95'))}  "
+                  f"max {fmt(figures.get('max'))}")
+    ranking = result["reward_ranking"]
+    print(f"2. reward design space at CV {fmt(ranking.get('noise_cv'))}: winner "
+          f"{ranking.get('winner')} ({ranking.get('winner_family')})")
+    for row in (ranking.get("scores") or [])[:5]:
+        print(f"   {row['name']:36s} score {fmt(row['score'])}")
+    print("3. the sparse regime: groups/* shares per step of the paper run (paper: 40-50% "
+          "all-negative early)")
+    for row in result["sparse_regime"]["steps"]:
+        shares = "  ".join(f"{k} {fmt(row.get(k))}" for k in GROUP_KINDS)
+        print(f"   step {row['step']:3d}  {shares}")
+    print("4. recipe against RLVR: mean [95% interval] over seeds")
+    for condition, recipes in result["recipe_against_rlvr"]["summary"].items():
+        for recipe, figures in recipes.items():
+            if recipe == "paper_win_rate_over_rlvr":
+                print(f"   {condition:9s} paper's win rate over RLVR {fmt(figures['mean'])} "
+                      f"[{fmt(figures['low'])}, {fmt(figures['high'])}]")
+                continue
+            cells = "  ".join(
+                f"{tau} {fmt(f['mean'])} [{fmt(f['low'])}, {fmt(f['high'])}]"
+                for tau, f in figures.items()
+            )
+            print(f"   {condition:9s} {recipe:5s} {cells}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--problems", nargs="*", default=DEMO_PROBLEMS)
+    parser.add_argument("--seeds", type=int, default=None, help="Default: 1 quick, 3 full.")
+    parser.add_argument("--steps", type=int, default=None, help="Default: 3 quick, 20 full.")
+    parser.add_argument("--samples", type=int, default=None, help="Evaluation samples per "
+                        "problem (default: 4 quick, 8 full).")
+    parser.add_argument("--skip", nargs="*", default=[], choices=["noise", "rewards"],
+                        help="Steps to leave out (their stored results stay).")
+    parser.add_argument("--json", default="")
+    args = parser.parse_args()
+    seeds = args.seeds or (1 if args.quick else 3)
+    steps = args.steps or (3 if args.quick else 20)
+    samples = args.samples or (4 if args.quick else 8)
+    started = time.monotonic()
+    slugs = ensure_built(args.problems)
+    noise = {} if "noise" in args.skip else timing_noise(slugs, args.quick)
+    ranking = {} if "rewards" in args.skip else reward_ranking(slugs, args.quick)
+    contest = recipe_against_rlvr(slugs, seeds, steps, samples)
+    steps_seen = group_shares(contest["sparse_run"])
+    result = {
+        "model": MODEL,
+        "quick": args.quick,
+        "problems": slugs,
+        "timing_noise": noise,
+        "reward_ranking": ranking,
+        "sparse_regime": {
+            "run": contest["sparse_run"],
+            "steps": steps_seen,
+            "first_all_negative": steps_seen[0].get("all_negative") if steps_seen else None,
+            "last_all_negative": steps_seen[-1].get("all_negative") if steps_seen else None,
+        },
+        "recipe_against_rlvr": contest,
+        "seconds": round(time.monotonic() - started),
+    }
+    table(result)
+    print(json.dumps(result, default=str))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2, default=str))
+
+
+if __name__ == "__main__":
+    main()
