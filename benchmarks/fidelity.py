@@ -53,7 +53,7 @@ django.setup()
 import numpy as np  # noqa: E402
 
 MODEL = "smollm2-135m-instruct"
-DEMO_PROBLEMS = ["sort-numbers", "big-sum", "distinct-values"]
+DEMO_PROBLEMS = ["max-number", "count-vowels", "even-count"]
 RECIPES = {
     # the paper's recipe and standard RLVR (scripts/demo_train.toml, demo_train_rlvr.toml)
     "paper": {"reward_config": "binary-top30"},

@@ -9,6 +9,8 @@ For each variant, in a process of its own (so its peak memory is its own):
    variant does the same work): π_old log-probabilities, then the update (forward,
    backward, AdamW): seconds;
 3. peak resident memory (ru_maxrss) of the process.
+Wall seconds and CPU seconds (process time) are both printed: on a shared 2-core host the
+wall time of the same work moved 2-4x with the neighbours' load, its CPU time far less.
 
     .venv/bin/python benchmarks/real_model_speed.py [--group-size 8 --prompts 2]
         [--variants full last4 last2 lora16 last4-fullforward last4-threads2 last4-bf16]
@@ -75,7 +77,7 @@ def make_samples(args) -> Path:
     torch.set_num_threads(args.threads)
     model, tokenizer = load(args.cache, "float32")
     torch.manual_seed(0)
-    started = time.monotonic()
+    started, cpu_started = time.monotonic(), time.process_time()
     samples = sample_groups(
         model,
         tokenizer,
@@ -84,11 +86,17 @@ def make_samples(args) -> Path:
         max_new_tokens=args.max_new_tokens,
         temperature=0.8,
     )
-    seconds = time.monotonic() - started
+    seconds, cpu_seconds = time.monotonic() - started, time.process_time() - cpu_started
     tokens = sum(len(s.completion_ids) for s in samples)
     path = Path(tempfile.mkdtemp(prefix="codeopt-speed-")) / "samples.pkl"
     path.write_bytes(pickle.dumps(samples))
-    return path, {"sampled_tokens": tokens, "sampling_s": seconds, "tokens_per_s": tokens / seconds}
+    return path, {
+        "sampled_tokens": tokens,
+        "sampling_s": seconds,
+        "sampling_cpu_s": cpu_seconds,
+        "tokens_per_s": tokens / seconds,
+        "tokens_per_cpu_s": tokens / cpu_seconds,
+    }
 
 
 def one_variant(name: str, samples_path: Path, cache: Path, group_size: int) -> dict:
@@ -117,7 +125,7 @@ def one_variant(name: str, samples_path: Path, cache: Path, group_size: int) -> 
         trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     else:
         trainable = limit_trainable(model, 0)
-    started = time.monotonic()
+    started, cpu_started = time.monotonic(), time.process_time()
     with torch.no_grad():
         if logprob_mode == "shared":
             old, mask = completion_logprobs(model, samples, 0.8)
@@ -126,7 +134,7 @@ def one_variant(name: str, samples_path: Path, cache: Path, group_size: int) -> 
                 tokenizer, [s.prompt_ids for s in samples], [s.completion_ids for s in samples]
             )
             old, _ = token_logprobs(model, ids, attention, 0.8)
-    logprob_s = time.monotonic() - started
+    logprob_s, logprob_cpu_s = time.monotonic() - started, time.process_time() - cpu_started
     for row, sample in enumerate(samples):
         if logprob_mode == "shared":
             sample.logprobs = old[row][mask[row].bool()].float().tolist()
@@ -137,9 +145,9 @@ def one_variant(name: str, samples_path: Path, cache: Path, group_size: int) -> 
     rewards = torch.tensor([[1.0 if i % 2 else -1.0 for i in range(group_size)]] * groups)
     config = TrainConfig(learning_rate=2e-6, temperature=0.8)
     optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=2e-6)
-    started = time.monotonic()
+    started, cpu_started = time.monotonic(), time.process_time()
     grpo_update(model, optimizer, tokenizer, samples, rewards, config)
-    update_s = time.monotonic() - started
+    update_s, update_cpu_s = time.monotonic() - started, time.process_time() - cpu_started
     return {
         "variant": name,
         "trained": trained,
@@ -148,7 +156,9 @@ def one_variant(name: str, samples_path: Path, cache: Path, group_size: int) -> 
         "dtype": dtype,
         "trainable_parameters": trainable,
         "old_logprobs_s": round(logprob_s, 2),
+        "old_logprobs_cpu_s": round(logprob_cpu_s, 2),
         "update_s": round(update_s, 2),
+        "update_cpu_s": round(update_cpu_s, 2),
         "peak_rss_gb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2),
     }
 
@@ -172,7 +182,8 @@ def main() -> None:
     print(
         f"sampling: G={args.group_size} x P={args.prompts}, {sampling['sampled_tokens']} tokens "
         f"in {sampling['sampling_s']:.1f} s = {sampling['tokens_per_s']:.1f} tokens/s "
-        f"({args.threads} thread{'s' if args.threads > 1 else ''})",
+        f"({args.threads} thread{'s' if args.threads > 1 else ''}; "
+        f"{sampling['tokens_per_cpu_s']:.1f} tokens per CPU second)",
         flush=True,
     )
     rows = []
@@ -191,7 +202,8 @@ def main() -> None:
         row["step_s"] = round(step, 1) if "error" not in row else None
         print(
             f"{name:20s} trainable {row.get('trainable_parameters', 0) / 1e6:7.2f} M  "
-            f"π_old {row.get('old_logprobs_s', '-'):>6} s  update {row.get('update_s', '-'):>6} s  "
+            f"π_old {row.get('old_logprobs_s', '-'):>6} s ({row.get('old_logprobs_cpu_s', '-')} "
+        f"CPU)  update {row.get('update_s', '-'):>6} s ({row.get('update_cpu_s', '-')} CPU)  "
             f"step {row.get('step_s', '-'):>6} s  peak {row.get('peak_rss_gb', '-'):>5} GB"
             + (f"  ERROR {row['error']}" if "error" in row else ""),
             flush=True,

@@ -113,7 +113,7 @@ def _group_logprobs(model, group: list[Sample], temperature: float, device):
         return empty, empty.long(), empty[..., None]
     prompt = torch.tensor([group[0].prompt_ids], device=device)  # (1, Lp)
     head = model(input_ids=prompt, use_cache=True, logits_to_keep=1)
-    cache = head.past_key_values
+    cache = head.cache
     cache.batch_repeat_interleave(size)
     pad = 0  # any id: padded positions are masked out of attention and of the loss
     ids = torch.full((size, width), pad, dtype=torch.long, device=device)
@@ -130,7 +130,7 @@ def _group_logprobs(model, group: list[Sample], temperature: float, device):
         input_ids=ids,
         attention_mask=attention,
         position_ids=positions.expand(size, width),
-        past_key_values=cache,
+        cache=cache,
         use_cache=True,
     )
     logits = torch.cat(
@@ -162,7 +162,7 @@ def sample_groups(
         device = next(model.parameters()).device
         output = model.generate(
             torch.tensor([prompt_ids] * group_size, device=device),
-            past_key_values=_shared_prefix(model, prompt_ids, group_size),
+            cache=_shared_prefix(model, prompt_ids, group_size),
             attention_mask=torch.ones(
                 (group_size, len(prompt_ids)), dtype=torch.long, device=device
             ),
@@ -201,7 +201,7 @@ def _shared_prefix(model, prompt_ids: list[int], group_size: int):
         return None
     device = next(model.parameters()).device
     prefix = model(input_ids=torch.tensor([prompt_ids[:-1]], device=device), use_cache=True)
-    cache = prefix.past_key_values
+    cache = prefix.cache
     cache.batch_repeat_interleave(group_size)
     return cache
 

@@ -20,7 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--url", default="http://127.0.0.1:8000")
         parser.add_argument("--user", default="demo")
         parser.add_argument(
-            "--problems", nargs="*", default=["big-sum", "count-inversions", "sort-numbers"]
+            "--problems", nargs="*", default=["max-number", "count-vowels", "even-count"]
         )
 
     def handle(self, *args, url: str, user: str, problems: list[str], **options):

@@ -1,0 +1,3 @@
+# Treats y as a vowel.
+text = input()
+print(sum(text.count(v) for v in "aeiouy"))

@@ -1,0 +1,7 @@
+# Checks only four of the five vowels.
+text = input()
+count = 0
+for ch in text:
+    if ch in "aeio":
+        count += 1
+print(count)
