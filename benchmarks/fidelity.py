@@ -43,6 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeopt_site.settings")
 
@@ -51,18 +52,10 @@ import django  # noqa: E402
 django.setup()
 
 import numpy as np  # noqa: E402
+from grpo_demo import RECIPES  # noqa: E402  (the paper's recipe and standard RLVR)
 
 MODEL = "smollm2-135m-instruct"
 DEMO_PROBLEMS = ["max-number", "count-vowels", "even-count"]
-RECIPES = {
-    # the paper's recipe and standard RLVR (scripts/demo_train.toml, demo_train_rlvr.toml)
-    "paper": {"reward_config": "binary-top30"},
-    "rlvr": {
-        "reward_config": "correctness-only",
-        "token_weighted_baseline": False,
-        "normalize_std": True,
-    },
-}
 DEGRADED = {"degraded_timing_cv": 0.3, "degraded_slowdown_rate": 0.1}
 """A degraded timing service: the CV of one unpinned run on a shared host (0.20-0.45,
 docs/benchmarks.md) and one measured cost in ten slowed x1.5-x3."""
