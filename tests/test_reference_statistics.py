@@ -99,6 +99,8 @@ def test_the_simulators_monotonicity_is_scipys_spearman_rho_with_ties():
             np.ones((1, size), dtype=bool),
             reward[None, :],
             np.zeros(1),
+            0.0,
+            None,
         ).monotonicity
         with np.errstate(invalid="ignore", divide="ignore"):
             expected = stats.spearmanr(quality, reward).statistic

@@ -34,6 +34,8 @@ SHARED = {
     "problems.ReferenceRuntime", "problems.DatasetBuild", "problems.ProblemBuild",
     "problems.Calibration", "problems.InputGenerator", "rewards.RewardConfig",
     "rewards.Simulation", "workers.WorkerHeartbeat", "workers.HostCalibration",
+    # fidelity diagnostics: a host's timing noise, the design space ranked on the problem set
+    "workers.ModeNoiseCheck", "rewards.RewardRanking",
 }  # fmt: skip
 # answer anyone (healthz: up/down only; favicon: the site's icon)
 PUBLIC = {"healthz", "favicon", "schema", "api-docs", "api-redoc"}

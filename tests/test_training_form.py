@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ADVANCED = {
     "clip_epsilon", "inner_epochs", "kl_beta", "token_budget", "max_staleness_steps",
     "token_weighted_baseline", "normalize_std", "tie_band", "max_new_tokens", "temperature",
-    "baseline_program", "warm_start_steps", "warm_start_learning_rate",
+    "baseline_program", "trainable_layers", "warm_start_steps", "warm_start_learning_rate",
 }  # fmt: skip
 
 

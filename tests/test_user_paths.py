@@ -187,7 +187,8 @@ def test_a_model_path_outside_the_roots_gets_one_answer_whether_it_exists_or_not
 
     status, page = answer(client, url, form, "model", str(there))
     assert (status, page) == answer(client, url, form, "model", str(missing))
-    assert status == 400 and f"model: must be &#x27;tiny&#x27; or a path under {model_root}" in page
+    refusal = "model: must be &#x27;tiny&#x27;, &#x27;smollm2-135m-instruct&#x27; or a path under"
+    assert status == 400 and f"{refusal} {model_root}" in page
     assert not rows.objects.exists() and enqueued == []
 
 
