@@ -6,7 +6,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rewards import services
+from rewards import fidelity
 from workers.execution.engine import MODES
 
 
@@ -39,7 +39,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            result = services.do_rank_reward_designs(
+            result = fidelity.do_rank_reward_designs(
                 options["noise_cv"],
                 problem_slugs=options["problems"],
                 split=options["split"],
