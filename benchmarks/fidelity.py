@@ -54,8 +54,10 @@ django.setup()
 import numpy as np  # noqa: E402
 from grpo_demo import RECIPES  # noqa: E402  (the paper's recipe and standard RLVR)
 
+from workers import demo  # noqa: E402
+
 MODEL = "smollm2-135m-instruct"
-DEMO_PROBLEMS = ["max-number", "count-vowels", "even-count"]
+DEMO_PROBLEMS = list(demo.DEMO_PROBLEMS)  # posed as functions: the model solves them sometimes
 DEGRADED = {"degraded_timing_cv": 0.3, "degraded_slowdown_rate": 0.1}
 """A degraded timing service: the CV of one unpinned run on a shared host (0.20-0.45,
 docs/benchmarks.md) and one measured cost in ten slowed x1.5-x3."""
@@ -271,15 +273,21 @@ def table(result: dict) -> None:
     print("1. timing noise: rank jitter p95, percentile points (paper: 41 busy, 2 isolated)")
     for mode, conditions in sorted((noise.get("results") or {}).items()):
         for condition, figures in sorted(conditions.items()):
-            print(f"   {mode:12s} {condition:7s} p95 {fmt(figures.get('p95'))}  "
-                  f"max {fmt(figures.get('max'))}")
+            print(
+                f"   {mode:12s} {condition:7s} p95 {fmt(figures.get('p95'))}  "
+                f"max {fmt(figures.get('max'))}"
+            )
     ranking = result["reward_ranking"]
-    print(f"2. reward design space at CV {fmt(ranking.get('noise_cv'))}: winner "
-          f"{ranking.get('winner')} ({ranking.get('winner_family')})")
+    print(
+        f"2. reward design space at CV {fmt(ranking.get('noise_cv'))}: winner "
+        f"{ranking.get('winner')} ({ranking.get('winner_family')})"
+    )
     for row in (ranking.get("scores") or [])[:5]:
         print(f"   {row['name']:36s} score {fmt(row['score'])}")
-    print("3. the sparse regime: groups/* shares per step of the paper run (paper: 40-50% "
-          "all-negative early)")
+    print(
+        "3. the sparse regime: groups/* shares per step of the paper run (paper: 40-50% "
+        "all-negative early)"
+    )
     for row in result["sparse_regime"]["steps"]:
         shares = "  ".join(f"{k} {fmt(row.get(k))}" for k in GROUP_KINDS)
         print(f"   step {row['step']:3d}  {shares}")
@@ -287,8 +295,10 @@ def table(result: dict) -> None:
     for condition, recipes in result["recipe_against_rlvr"]["summary"].items():
         for recipe, figures in recipes.items():
             if recipe == "paper_win_rate_over_rlvr":
-                print(f"   {condition:9s} paper's win rate over RLVR {fmt(figures['mean'])} "
-                      f"[{fmt(figures['low'])}, {fmt(figures['high'])}]")
+                print(
+                    f"   {condition:9s} paper's win rate over RLVR {fmt(figures['mean'])} "
+                    f"[{fmt(figures['low'])}, {fmt(figures['high'])}]"
+                )
                 continue
             cells = "  ".join(
                 f"{tau} {fmt(f['mean'])} [{fmt(f['low'])}, {fmt(f['high'])}]"
@@ -303,10 +313,19 @@ def main() -> None:
     parser.add_argument("--problems", nargs="*", default=DEMO_PROBLEMS)
     parser.add_argument("--seeds", type=int, default=None, help="Default: 1 quick, 3 full.")
     parser.add_argument("--steps", type=int, default=None, help="Default: 3 quick, 20 full.")
-    parser.add_argument("--samples", type=int, default=None, help="Evaluation samples per "
-                        "problem (default: 4 quick, 8 full).")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["noise", "rewards"],
-                        help="Steps to leave out (their stored results stay).")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help="Evaluation samples per problem (default: 4 quick, 8 full).",
+    )
+    parser.add_argument(
+        "--skip",
+        nargs="*",
+        default=[],
+        choices=["noise", "rewards"],
+        help="Steps to leave out (their stored results stay).",
+    )
     parser.add_argument("--json", default="")
     args = parser.parse_args()
     seeds = args.seeds or (1 if args.quick else 3)

@@ -4,7 +4,11 @@ the problem's sample test and first secret tests (plain subprocess, 5 s each: a 
 the product's sandboxed scoring).
 
     .venv/bin/python benchmarks/real_model_success.py [--problems max-number ...]
-        [--samples 8 --temperature 0.7 --max-new-tokens 128]
+        [--samples 8 --temperature 0.7 --max-new-tokens 128] [--as-statement]
+
+A problem with a `function.yaml` is posed as that function and its harness follows each
+program, as training and evaluations pose it; `--as-statement` poses every problem as its
+statement (a whole stdin-to-stdout program), for the comparison.
 
 Prints per problem: correct / samples, and how many had no program (no closing fence).
 """
@@ -45,9 +49,12 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=8)
     parser.add_argument("--temperature", type=float, default=0.7)
     parser.add_argument("--max-new-tokens", type=int, default=128)
+    parser.add_argument("--as-statement", action="store_true")
     args = parser.parse_args()
     import torch
+    import yaml
 
+    from problems.function_task import FunctionTask
     from workers.training.policy import load_policy
     from workers.training.prompts import make_prompt
     from workers.training.rollout import sample_groups
@@ -58,17 +65,23 @@ def main() -> None:
     for slug in args.problems:
         folder = PACK / slug
         statement = (folder / "problem_statement" / "problem.en.md").read_text()
+        posed = folder / "function.yaml"
+        task = None
+        if posed.exists() and not args.as_statement:
+            task = FunctionTask.from_dict(yaml.safe_load(posed.read_text()))
         torch.manual_seed(0)
         samples = sample_groups(
-            model, tokenizer, [make_prompt(statement, style="chatml")], args.samples,
-            max_new_tokens=args.max_new_tokens, temperature=args.temperature,
+            model, tokenizer, [make_prompt(statement, style="chatml", function=task)],
+            args.samples, max_new_tokens=args.max_new_tokens, temperature=args.temperature,
+            harnesses=[task.harness if task else ""],
         )
         correct = sum(s.program is not None and passes(s.program, folder) for s in samples)
         without = sum(s.program is None for s in samples)
-        rows.append({"problem": slug, "correct": correct, "samples": len(samples),
-                     "no_program": without})
-        print(f"{slug:20s} {correct} / {len(samples)} correct, {without} without a program",
-              flush=True)
+        posed_as = "function" if task else "statement"
+        rows.append({"problem": slug, "posed_as": posed_as, "correct": correct,
+                     "samples": len(samples), "no_program": without})
+        print(f"{slug:20s} as a {posed_as:9s} {correct} / {len(samples)} correct, "
+              f"{without} without a program", flush=True)
     print(json.dumps({"temperature": args.temperature, "rows": rows}))
 
 

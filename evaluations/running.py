@@ -18,7 +18,7 @@ from codeopt_site.jobs import Progress
 from evaluations import metrics
 from evaluations.complexity import measure_scaling
 from evaluations.models import Evaluation, EvaluationSample
-from problems.loading import loaded_problems, scoring_problem, slowest_reference
+from problems.loading import function_task, loaded_problems, scoring_problem, slowest_reference
 from problems.models import Problem, ProblemTest, ReferenceSolution
 from rewards.engine import RewardConfig
 from workers.training.scoring import score_group_retrying
@@ -36,6 +36,7 @@ class EvalProblem:
     prompt: str  # as the evaluated run was prompted (with its baseline program, if it was)
     scoring: object  # workers.training.scoring.ScoringProblem
     loaded: object  # problems.loading.LoadedProblem: reference names, optimization tests
+    harness: str = ""  # after the function of a problem posed as one (problems.function_task)
 
 
 def evaluation_problems(evaluation: Evaluation, folder: Path) -> list[EvalProblem]:
@@ -51,10 +52,15 @@ def evaluation_problems(evaluation: Evaluation, folder: Path) -> list[EvalProble
         (folder / item.slug).mkdir(parents=True, exist_ok=True)
         problem, scoring = scoring_problem(item, folder / item.slug)
         baseline = slowest_reference(problem, item) if with_baseline else None
+        task = function_task(problem)
         prompt = make_prompt(
-            problem.statement or problem.title, baseline, style=prompt_style(evaluation.model)
+            problem.statement or problem.title,
+            baseline,
+            style=prompt_style(evaluation.model),
+            function=task,
         )
-        found.append(EvalProblem(item.slug, problem.pk, prompt, scoring, item))
+        harness = task.harness if task else ""
+        found.append(EvalProblem(item.slug, problem.pk, prompt, scoring, item, harness))
     return found
 
 
@@ -93,6 +99,7 @@ def generate(evaluation: Evaluation, problems: list[EvalProblem], progress: Prog
             evaluation.n,
             max_new_tokens=evaluation.max_new_tokens,
             temperature=evaluation.temperature,
+            harnesses=[item.harness],
         )
         EvaluationSample.objects.bulk_create(
             EvaluationSample(

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 from django.db.models import Count, Q
 
+from problems.function_task import FunctionTask
 from problems.models import Problem, ProblemTest, ReferenceRuntime, ReferenceSolution, Verdict
 from problems.services import corrected_reference_costs, materialize_test
 from rewards import engine
@@ -140,6 +141,18 @@ def scoring_problem(item, folder: Path):
 def loaded_problems(split: str, slugs: list[str] | None = None):
     loaded, _ = load_problem_runtimes(slugs, split=split, language="python")
     return [p for p in loaded if p.test_kind == "optimization"]
+
+
+def function_task(problem: Problem) -> FunctionTask | None:
+    """How `problem` is posed to models as one function; None: as its statement."""
+    return FunctionTask.from_dict(problem.function_task, f"{problem.slug}: function_task")
+
+
+def harnesses(slugs) -> dict[str, str]:
+    """{slug: harness} of the problems among `slugs` posed as a function: what follows a
+    completion's function in the program that is scored."""
+    rows = Problem.objects.filter(slug__in=list(slugs)).exclude(function_task={})
+    return {p.slug: function_task(p).harness for p in rows}
 
 
 def slowest_reference(problem, item) -> str | None:

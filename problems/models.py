@@ -44,6 +44,12 @@ class Problem(models.Model):
     meta = models.JSONField(
         default=dict, blank=True, help_text="Source-specific facts (difficulty, cf_rating, ...)."
     )
+    function_task = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The problem posed to models as one function: {name, request, harness} "
+        "(workers.training.prompts.FunctionTask); empty: posed as its statement.",
+    )
     discrimination = models.FloatField(
         null=True,
         blank=True,

@@ -10,6 +10,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from codeopt_site.jobs import job_table_row
 from problems.exports import PromptRow
 from problems.generators import SOURCES
+from problems.loading import function_task
 from problems.models import (
     Calibration,
     DatasetBuild,
@@ -231,9 +232,9 @@ def prompt_rows(problems, model: str = "tiny") -> list[PromptRow]:
     return [
         PromptRow(
             p.slug,
-            make_prompt(p.statement or p.title, style=style),
+            make_prompt(p.statement or p.title, style=style, function=function_task(p)),
             p.split,
-            chat_messages(p.statement or p.title, style=style),
+            chat_messages(p.statement or p.title, style=style, function=function_task(p)),
         )
         for p in problems
     ]

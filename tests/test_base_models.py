@@ -106,6 +106,35 @@ def test_the_real_model_writes_programs_that_end_at_the_fence(smollm):
     assert extract_program(samples[0].text) == samples[0].program
 
 
+def test_posed_as_a_function_the_real_model_solves_it_some_of_the_time(smollm):
+    """The mix of success and failure a GRPO group learns from (docs/benchmarks.md,
+    "Function tasks"): its functions, each followed by the harness, run on the pack's tests."""
+    import yaml
+
+    from problems.function_task import FunctionTask
+    from workers.execution.engine import Program, measure
+    from workers.execution.package import load_package
+
+    folder = Path(__file__).parents[1] / "problems/packs/core/even-count"
+    task = FunctionTask.from_dict(yaml.safe_load((folder / "function.yaml").read_text()))
+    model, tokenizer = smollm
+    torch.manual_seed(0)
+    samples = sample_groups(
+        model,
+        tokenizer,
+        [make_prompt("(the statement is not asked)", style="chatml", function=task)],
+        8,
+        max_new_tokens=96,
+        temperature=0.8,
+        harnesses=[task.harness],
+    )
+    programs = [Program(str(i), s.program, "python") for i, s in enumerate(samples) if s.program]
+    assert all(p.source.endswith(task.harness) for p in programs)
+    reports = measure(programs, load_package(folder).tests, repeats=1, stop_at_failure=True)
+    solved = [name for name, report in reports.items() if report.verdict == "OK"]
+    assert 0 < len(solved) < len(samples), [s.text for s in samples]
+
+
 def _full_forward(model, tokenizer, samples, temperature):
     ids, attention, mask = encode_batch(
         tokenizer, [s.prompt_ids for s in samples], [s.completion_ids for s in samples]

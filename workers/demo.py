@@ -40,6 +40,10 @@ def do_replay_synthetic_run(run_id: int, api_url: str, total_steps: int, interva
 
 # --- the demo's chain: dataset build -> reward simulation -> two GRPO runs -----------------
 
+DEMO_PROBLEMS = ("max-number", "count-vowels", "even-count")
+"""What the demo builds and trains on: three easy pack problems posed as functions
+(`function.yaml`), which the base model solves some of the time before any training."""
+
 
 class DemoStatus:
     """What the demo's chain did, stage by stage: printed to the terminal and kept in
@@ -130,9 +134,7 @@ def do_run_demo_chain(
             configs = [row.engine_config() for row in RewardConfig.objects.order_by("name")]
             request = reward_services.check_simulation_request(configs=configs)
             simulation = reward_services.do_create_simulation(**request, started_by="make demo")
-            status.report(
-                "reward simulation", "queued", f"simulation {simulation.pk}", "/rewards/"
-            )
+            status.report("reward simulation", "queued", f"simulation {simulation.pk}", "/rewards/")
         except ValueError as exc:
             status.report("reward simulation", "failed", str(exc))
     team = check_team_for_new_run(owner, None)

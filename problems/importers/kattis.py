@@ -9,6 +9,7 @@ from pathlib import Path
 
 import yaml
 
+from problems.function_task import FunctionTask
 from workers.execution.package import PackageError, load_package
 
 MAX_TEST_BYTES = 256 * 1024 * 1024  # a larger input or answer skips the whole problem
@@ -48,6 +49,7 @@ class ImportedProblem:
     solutions: list[dict] = field(default_factory=list)  # name, language, code, verdict_label
     memory_limit_mb: int | None = None  # None: the default
     meta: dict = field(default_factory=dict)  # source-specific facts (difficulty, rating, ...)
+    function_task: dict = field(default_factory=dict)  # FunctionTask.as_dict(); {}: none
     warnings: list[str] = field(default_factory=list)  # what was left out, and why
 
 
@@ -91,6 +93,7 @@ def read_package(root: Path) -> ImportedProblem:
     if not tests:
         raise PackageError(f"{root.name}: no test left to import")
     return ImportedProblem(
+        function_task=_function_task(root),
         slug=slug_of(root),
         title=package.name,
         statement=_statement(root),
@@ -115,6 +118,21 @@ def read_package(root: Path) -> ImportedProblem:
             for s in package.solutions
         ],
     )
+
+
+def _function_task(root: Path) -> dict:
+    """The package's `function.yaml` (the problem posed as one function), checked; {} when it
+    has none."""
+    path = root / "function.yaml"
+    if not path.exists():
+        return {}
+    try:
+        task = FunctionTask.from_dict(
+            yaml.safe_load(path.read_text()), f"{root.name}/function.yaml"
+        )
+    except (yaml.YAMLError, ValueError) as exc:
+        raise PackageError(str(exc)) from None
+    return task.as_dict() if task else {}
 
 
 def find_packages(path: Path) -> list[Path]:

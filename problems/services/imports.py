@@ -78,6 +78,7 @@ def do_store_problem(imported: ImportedProblem) -> bool:
                 time_limit_s=imported.time_limit_s,
                 memory_limit_mb=imported.memory_limit_mb or Problem.DEFAULT_MEMORY_MB,
                 meta=imported.meta,
+                function_task=imported.function_task,
                 source=imported.source,
                 license=imported.license,
                 tags=imported.tags,

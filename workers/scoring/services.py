@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet
 
 from codeopt_site import inputs
 from codeopt_site.jobs import ENDED, JobStatus, enqueue
-from problems.loading import loaded_problems
+from problems.loading import harnesses, loaded_problems
 from rewards.models import RewardConfig
 from runs.models import Run
 from runs.services import check_can_see_run, visible_runs
@@ -48,7 +48,7 @@ def visible_scoring_jobs(user) -> QuerySet[ScoringJob]:
     return jobs.filter(Q(owner=user) | Q(training__run__in=visible_runs(user)))
 
 
-def _programs(where: str, raw: object, *, completions: bool) -> list[str | None]:
+def _programs(where: str, raw: object, *, completions: bool, harness: str) -> list[str | None]:
     if not isinstance(raw, list) or not raw:
         raise inputs.InputError(where, "must be a non-empty list of texts")
     limit = settings.CODEOPT_SCORING_MAX_PROGRAM_BYTES
@@ -61,7 +61,7 @@ def _programs(where: str, raw: object, *, completions: bool) -> list[str | None]
         text = inputs.text(name, value, max_chars=limit)
         if len(text.encode()) > limit:
             raise inputs.InputError(name, f"{len(text.encode()):,} bytes; at most {limit:,}")
-        programs.append(extract_program(text) if completions else text)
+        programs.append(extract_program(text, harness) if completions else text)
     return programs
 
 
@@ -75,7 +75,8 @@ def check_scoring_request(user, data: object) -> dict:
        Python references have stored runtimes on optimization tests); at most
        CODEOPT_SCORING_MAX_PROGRAMS texts in all, each at most
        CODEOPT_SCORING_MAX_PROGRAM_BYTES; completions become programs as our trainer
-       extracts them (None without a closing fence: FORMAT);
+       extracts them (None without a closing fence: FORMAT; the problem's harness after
+       the function of a problem posed as one, problems.function_task);
     4. `run` (one the user can see, else RunNotFound) needs `step`; a run our own trainer
        trains is refused; `step`, `policy_version` whole numbers >= 0, `tie_band` in [0, 100];
     5. `request_key`, optional: text of at most 100 characters (do_submit_scoring).
@@ -93,6 +94,11 @@ def check_scoring_request(user, data: object) -> dict:
     if not isinstance(groups, list) or not groups:
         raise inputs.InputError("groups", "must be a non-empty list of {problem, programs}")
     most = settings.CODEOPT_SCORING_MAX_PROGRAMS
+    posed_as_function = harnesses(
+        g.get("problem")
+        for g in groups
+        if isinstance(g, dict) and isinstance(g.get("problem"), str)
+    )
     checked = []
     total = 0
     for index, group in enumerate(groups):
@@ -109,7 +115,12 @@ def check_scoring_request(user, data: object) -> dict:
         total += len(group[kind]) if isinstance(group[kind], list) else 0
         if total > most:
             raise inputs.InputError("groups", f"more than {most:,} programs; at most {most:,}")
-        programs = _programs(f"{where}.{kind}", group[kind], completions=kind == "completions")
+        programs = _programs(
+            f"{where}.{kind}",
+            group[kind],
+            completions=kind == "completions",
+            harness=posed_as_function.get(slug, ""),
+        )
         entry = {"problem": slug, "programs": programs}
         if kind == "completions":
             entry["completions"] = group["completions"]

@@ -60,6 +60,7 @@ class TrainingProblem:
     slug: str
     prompt: str
     scoring: ScoringProblem
+    harness: str = ""  # after the function of a problem posed as one (prompts.py)
 
 
 Batch = list[tuple[TrainingProblem, list[Sample]]]
@@ -240,6 +241,7 @@ class Trainer:
             max_new_tokens=self.config.max_new_tokens,
             temperature=self.config.temperature,
             policy_version=self.version,
+            harnesses=[p.harness for p in chosen],
         )
         size = self.config.group_size
         return [(p, samples[i * size : (i + 1) * size]) for i, p in enumerate(chosen)]

@@ -133,9 +133,10 @@ def _group_logprobs(model, group: list[Sample], temperature: float, device):
         cache=cache,
         use_cache=True,
     )
-    logits = torch.cat(
-        [head.logits[:, -1:].expand(size, 1, -1), tail.logits[:, :-1]], dim=1
-    ) / temperature  # (G, Tg, V): row t predicts completion token t
+    logits = (
+        torch.cat([head.logits[:, -1:].expand(size, 1, -1), tail.logits[:, :-1]], dim=1)
+        / temperature
+    )  # (G, Tg, V): row t predicts completion token t
     taken = torch.log_softmax(logits.float(), dim=-1).gather(-1, ids[..., None])[..., 0]
     return taken * group_mask, group_mask, logits
 
@@ -150,8 +151,11 @@ def sample_groups(
     max_new_tokens: int,
     temperature: float = 1.0,
     policy_version: int = 0,
+    harnesses: list[str] | None = None,
 ) -> list[Sample]:
-    """`group_size` completions of each prompt (prompt order, then sample order). A
+    """`group_size` completions of each prompt (prompt order, then sample order), each
+    program followed by its prompt's harness (`harnesses`, "" for a problem posed as its
+    statement; workers/training/prompts.py). A
     completion ends at the end-of-text token or at the fence that closes its program,
     whichever comes first: what a chat model writes after its code (an explanation) is never
     scored, so it is not sampled (half the tokens or more of an instruct model's answer)."""
@@ -184,7 +188,7 @@ def sample_groups(
                     prompt_ids,
                     completion,
                     text,
-                    extract_program(text),
+                    extract_program(text, harnesses[index] if harnesses else ""),
                     truncated=not ended,
                     policy_version=policy_version,
                 )

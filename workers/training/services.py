@@ -14,7 +14,13 @@ from django.db import transaction
 
 from codeopt_site.jobs import enqueue
 from codeopt_site.paths import resolve_under_roots, roots_text
-from problems.loading import loaded_problems, problem_id, scoring_problem, slowest_reference
+from problems.loading import (
+    function_task,
+    loaded_problems,
+    problem_id,
+    scoring_problem,
+    slowest_reference,
+)
 from problems.models import ReferenceSolution
 from rewards.models import RewardConfig
 from runs.models import Run, RunStatus
@@ -148,10 +154,14 @@ def training_problems(config, workdir: Path, progress: StageProgress | None = No
         baseline = None
         if config.baseline_program:
             baseline = slowest_reference(problem, item)
+        task = function_task(problem)
         prompt = make_prompt(
-            problem.statement or problem.title, baseline, style=prompt_style(config.model)
+            problem.statement or problem.title,
+            baseline,
+            style=prompt_style(config.model),
+            function=task,
         )
-        problems.append(TrainingProblem(item.slug, prompt, scoring))
+        problems.append(TrainingProblem(item.slug, prompt, scoring, task.harness if task else ""))
         for solution in ReferenceSolution.objects.filter(
             problem=problem, language="python", verdict_label="accepted"
         ):
@@ -171,7 +181,10 @@ def forget_after_checkpoint(training: TrainingRun, version: int) -> None:
     if dropped or samples:
         log.info(
             "run %s resumed at step %s: %s points and %s samples of the earlier attempt dropped",
-            training.run_id, version, dropped, samples,
+            training.run_id,
+            version,
+            dropped,
+            samples,
         )
 
 

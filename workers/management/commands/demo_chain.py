@@ -8,7 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from workers.demo import DemoStatus, do_run_demo_chain
+from workers.demo import DEMO_PROBLEMS, DemoStatus, do_run_demo_chain
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -19,9 +19,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--url", default="http://127.0.0.1:8000")
         parser.add_argument("--user", default="demo")
-        parser.add_argument(
-            "--problems", nargs="*", default=["max-number", "count-vowels", "even-count"]
-        )
+        parser.add_argument("--problems", nargs="*", default=list(DEMO_PROBLEMS))
 
     def handle(self, *args, url: str, user: str, problems: list[str], **options):
         status = DemoStatus(settings.VAR_DIR / "demo-status.json", url, out=self.stdout.write)
