@@ -147,7 +147,7 @@ def train(name: str, slugs: list[str], seed: int, steps: int, fields: dict) -> i
     data = {
         "model": MODEL,
         "split": "all",
-        "max_problems": 0,
+        "problems": slugs,  # the database may hold other built problems
         "group_size": 8,
         "prompts_per_step": 2,
         "trainable_layers": 4,

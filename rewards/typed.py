@@ -18,6 +18,7 @@ import types
 import typing
 
 INT_TUPLE = "tuple[int, ...]"
+STR_TUPLE = "tuple[str, ...]"
 BOUNDS = "bounds"
 
 
@@ -67,6 +68,8 @@ def field_kinds(cls) -> tuple[dict[str, object], frozenset[str]]:
             kinds[f.name] = hint
         elif typing.get_origin(hint) is tuple and typing.get_args(hint) == (int, Ellipsis):
             kinds[f.name] = INT_TUPLE
+        elif typing.get_origin(hint) is tuple and typing.get_args(hint) == (str, Ellipsis):
+            kinds[f.name] = STR_TUPLE
         else:
             raise TypeError(f"{cls.__name__}.{f.name}: a config field of type {hint}")
     return kinds, frozenset(optional)
@@ -118,6 +121,10 @@ def _checked(name: str, value, kind, optional: frozenset[str]):
         if not isinstance(value, list | tuple) or not value:
             raise ValueError(f"{name}: must be a list of whole numbers, not {value!r}")
         return tuple(_checked(name, item, int, frozenset()) for item in value)
+    if kind == STR_TUPLE:  # may be empty: the field's own meaning of "none given"
+        if not isinstance(value, list | tuple):
+            raise ValueError(f"{name}: must be a list of texts, not {value!r}")
+        return tuple(_checked(name, item, str, frozenset()) for item in value)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{name}: must be a number, not {value!r}")
     if not math.isfinite(value):
@@ -130,7 +137,8 @@ def _checked(name: str, value, kind, optional: frozenset[str]):
 def from_text(name: str, text: str, kind):
     """A form's or a command line's text as `kind` (the checks of `checked_values` follow):
     bool from on/true/1/yes or off/false/0/no, numbers as Python reads them (strictly: "2.7"
-    is not a whole number), tuple[int, ...] from comma-separated numbers."""
+    is not a whole number), tuple[int, ...] from comma-separated numbers, tuple[str, ...]
+    from comma-separated texts."""
     text = text.strip()
     if kind is str:
         return text
@@ -143,6 +151,8 @@ def from_text(name: str, text: str, kind):
         raise ValueError(f"{name}: must be true or false, not {text!r}")
     if kind == INT_TUPLE:
         return [from_text(name, part, int) for part in text.split(",")]
+    if kind == STR_TUPLE:
+        return [part.strip() for part in text.split(",") if part.strip()]
     return parse_number(name, text, whole=kind is int)
 
 

@@ -64,7 +64,7 @@ def test_form_text_is_parsed_by_the_fields_kind():
     assert config.group_size == 4 and config.normalize_std is True
     assert config.learning_rate == TrainConfig().learning_rate  # empty text: the default
     # the Training form, though, names an empty field instead of taking its default
-    form = {k: str(v) for k, v in TrainConfig().as_dict().items() if not isinstance(v, bool)}
+    form = {k: v for k, v in TrainConfig().form_values().items() if not isinstance(v, bool)}
     assert TrainConfig.from_form(form) == TrainConfig()
     with pytest.raises(ValueError, match="^learning_rate: required"):
         TrainConfig.from_form({**form, "learning_rate": ""})

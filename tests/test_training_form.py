@@ -12,7 +12,7 @@ import pytest
 from rewards.typed import bounds_of
 from runs.models import Run
 from tests.test_training_pages import FORM
-from workers.training.config import TrainConfig
+from workers.training.config import OPTIONAL_ON_FORMS, TrainConfig
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,8 +47,10 @@ def test_every_config_field_is_on_the_form_bounded_as_the_server_bounds_it(built
             low, high = bounds[field.name]
             assert 'type="number"' in tag and f'min="{low}"' in tag, tag
             assert f'max="{high}"' in tag, tag
-        if field.type != "bool":
+        if field.type not in OPTIONAL_ON_FORMS:
             assert " required" in tag, f"{field.name}: not required"
+        else:  # may be left empty: a checkbox, the problems (empty: all)
+            assert " required" not in tag, f"{field.name}: required"
     # the time budget, checkpoints and the objective's knobs (once missing) carry defaults
     for name in ("max_minutes", "checkpoint_every", "clip_epsilon", "kl_beta", "inner_epochs"):
         assert f'value="{getattr(TrainConfig(), name)}"' in tag_named(form, name)

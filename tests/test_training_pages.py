@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FORM = {
     # what the form sends: every field filled in (defaults where the test does not care)
     **{
-        name: str(value)
-        for name, value in TrainConfig().as_dict().items()
+        name: value
+        for name, value in TrainConfig().form_values().items()
         if not isinstance(value, bool)
     },
     "model": "tiny",

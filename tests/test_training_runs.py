@@ -145,7 +145,9 @@ def test_a_resumed_run_keeps_nothing_its_killed_attempt_logged_past_the_checkpoi
     for series in MetricSeries.objects.filter(run=run):  # summaries as the points say
         steps = steps_of(run, series.key)
         assert (series.count, series.first_step, series.last_step) == (
-            len(steps), min(steps), max(steps)
+            len(steps),
+            min(steps),
+            max(steps),
         ), series.key
     stored = RolloutSample.objects.filter(training__run=run)
     assert sorted(stored.values_list("step", "index")) == [
@@ -286,6 +288,20 @@ def test_a_prompt_can_carry_the_slowest_reference_to_make_faster(built, tmp_path
     assert prompt.endswith("```python\n") and len(examples) == 3  # fast, middle, slow
     plain, _ = training_services.training_problems(TrainConfig.from_dict(SMALL), tmp_path)
     assert "slow program" not in plain[0].prompt
+
+
+def test_a_run_trains_only_the_problems_it_names_and_an_unbuilt_one_is_named(built, tmp_path):
+    config, _ = training_services.check_train_request({**SMALL, "problems": ["sum"]})
+    assert config.problems == ("sum",) and config.as_dict()["problems"] in (["sum"], ("sum",))
+    problems, _ = training_services.training_problems(config, tmp_path)
+    assert [p.slug for p in problems] == ["sum"]
+    with pytest.raises(ValueError, match="problems: big-sum, nope: not a built problem"):
+        training_services.check_train_request({**SMALL, "problems": ["sum", "nope", "big-sum"]})
+    with pytest.raises(ValueError, match="problems: must be a list of texts"):
+        TrainConfig.from_dict({**SMALL, "problems": "sum"})
+    form = {k: v for k, v in TrainConfig().form_values().items() if not isinstance(v, bool)}
+    assert TrainConfig.from_form({**form, "problems": " sum , "}).problems == ("sum",)
+    assert TrainConfig.from_form({**form, "problems": ""}).problems == ()  # empty: all
 
 
 def test_a_split_without_built_problems_is_named(built):

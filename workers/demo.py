@@ -144,6 +144,10 @@ def do_run_demo_chain(
         try:
             data = TrainConfig.from_toml(toml).as_dict()
             split = "" if data["split"] == "all" else data["split"]
+            # the chain's own problems, those the build kept (a database may hold others)
+            data["problems"] = data["problems"] or [
+                p.slug for p in loaded_problems(split) if p.slug in problems
+            ]
             if not loaded_problems(split):
                 missing = why_not.replace("no problem", f"no {split or 'built'} problem")
                 status.report(stage, "skipped", missing)

@@ -19,6 +19,9 @@ REQUIRED_HINTS = {
     "the model roots",
 }
 """What an empty form field should have held, where the default says too little."""
+OPTIONAL_ON_FORMS = ("bool", bool, "tuple[str, ...]")
+"""Form fields that may be left empty: a checkbox (unticked sends nothing) and a list whose
+emptiness means "all" (`problems`)."""
 
 
 @dataclass
@@ -85,6 +88,8 @@ class TrainConfig:
     (the paper's optimization setting); off: the statement alone."""
     split: str = "train"
     """Problems trained on: train, test or all (those with stored reference runtimes)."""
+    problems: tuple[str, ...] = ()
+    """Only these problems (slugs) of the split; empty: every built one."""
     max_problems: int = bounded(0, 0, 1_000_000)
     """At most this many problems (the first by slug); 0: all."""
     trainable_layers: int = bounded(0, 0, 1000)
@@ -107,9 +112,9 @@ class TrainConfig:
         """A checked config from a form's text values; ValueError naming the field. Every
         field but a checkbox (it sends "on" when ticked, nothing when not) must be filled
         in: an empty one is an error, never silently the default (a run started with a
-        model nobody chose)."""
+        model nobody chose); but OPTIONAL_ON_FORMS."""
         for field in dataclasses.fields(cls):
-            if field.type in ("bool", bool) or str(text.get(field.name, "")).strip():
+            if field.type in OPTIONAL_ON_FORMS or str(text.get(field.name, "")).strip():
                 continue
             hint = REQUIRED_HINTS.get(field.name, f"the default is {field.default!r}")
             raise ValueError(f"{field.name}: required ({hint})")
@@ -137,6 +142,16 @@ class TrainConfig:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    def form_values(self) -> dict:
+        """The fields as the Training form shows them: text, a list comma-separated (a
+        checkbox's value stays a bool)."""
+        return {
+            name: value if isinstance(value, bool)
+            else ", ".join(map(str, value)) if isinstance(value, tuple)
+            else str(value)
+            for name, value in self.as_dict().items()
+        }  # fmt: skip
 
     def degraded_timing(self) -> DegradedTiming:
         """The deliberate degradation of the run's timing (inactive at 0/0), seeded by the

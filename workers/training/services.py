@@ -84,7 +84,18 @@ def check_train_request(config_data: dict):
         raise ValueError(f"reward_config: no stored configuration {config.reward_config!r}")
     # the real path is stored: the worker loads the folder that was checked
     config = dataclasses.replace(config, model=check_model(config.model))
-    if not loaded_problems("" if config.split == "all" else config.split):
+    found = loaded_problems(
+        "" if config.split == "all" else config.split, list(config.problems) or None
+    )
+    if config.problems:
+        missing = sorted(set(config.problems) - {p.slug for p in found})
+        if missing:
+            raise ValueError(
+                f"problems: {', '.join(missing)[:200]}: not a built problem of the "
+                f"{config.split} split (stored runtimes of Python references); run a "
+                "dataset build, or pick another split"
+            )
+    if not found:
         raise ValueError(
             f"split: no {config.split} problem has stored runtimes of Python references on "
             "optimization tests; run a dataset build"
@@ -141,7 +152,9 @@ def training_problems(config, workdir: Path, progress: StageProgress | None = No
     from workers.training.loop import TrainingProblem
     from workers.training.rollout import make_prompt
 
-    loaded = loaded_problems("" if config.split == "all" else config.split)
+    loaded = loaded_problems(
+        "" if config.split == "all" else config.split, list(config.problems) or None
+    )
     if config.max_problems:
         loaded = loaded[: config.max_problems]
     problems, examples = [], []

@@ -25,7 +25,7 @@ TRAIN_FORM_FIELDS = tuple(
 @login_required
 def training_page(request):
     error = None
-    defaults = TrainConfig().as_dict()
+    defaults = TrainConfig().form_values()
     values = {name: defaults[name] for name in (*TRAIN_FORM_FIELDS, *TRAIN_CHECKBOXES)}
     values.update(model="", name="", team="")  # the model is chosen, never assumed
     if request.method == "POST":
