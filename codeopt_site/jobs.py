@@ -168,20 +168,31 @@ class JobTask(Task):
         return Reject(str(problem), requeue=True)
 
 
-def job_task(name: str, *, job_model: str = "", acked_at_end: bool = False):
-    """The Celery decorator of a job's task (`@job_task("workers.x", ...)`): bound (the task
-    names its worker, `worker_name`), of class JobTask, `name` as the task routes and queued
-    messages know it.
+def job_task(
+    name: str, *, job_model: str = "", acked_at_end: bool = False, aliases: tuple[str, ...] = ()
+):
+    """The Celery decorator of a job's task (`@job_task("evaluations.evaluate", ...)`): bound
+    (the task names its worker, `worker_name`), of class JobTask, `name` as the task routes
+    and queued messages know it (its app's name, then the task's).
 
+    - `aliases`: former names of the task, registered too, so that a message queued under
+      one before an upgrade still runs (kept one release; nothing sends them: routes and
+      rescue know the name only).
     - `job_model`: "app.Model" of the row its one argument names (JobTask.job_model).
     - `acked_at_end`: its message is acknowledged after the job ends, not when a worker takes
       it: a worker that dies mid-job hands the message back (`reject_on_worker_lost`) and the
       job starts over (`claim`); one that finished is not run twice. For jobs whose work dies
       with their worker (timing, training, scoring, evaluations)."""
     options = {"acks_late": True, "reject_on_worker_lost": True} if acked_at_end else {}
-    if job_model:
-        options["job_model"] = job_model
-    return shared_task(bind=True, base=JobTask, name=name, **options)
+
+    def register(function):
+        for alias in aliases:
+            shared_task(bind=True, base=JobTask, name=alias, **options)(function)
+        if job_model:
+            options["job_model"] = job_model
+        return shared_task(bind=True, base=JobTask, name=name, **options)(function)
+
+    return register
 
 
 def _connection_answers() -> bool:

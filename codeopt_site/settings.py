@@ -179,15 +179,15 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
     "workers.run_timing_job": {"queue": "timing"},
-    "workers.run_dataset_build": {"queue": "timing"},
+    "problems.run_dataset_build": {"queue": "timing"},
     "workers.train": {"queue": "gpu"},
     "workers.score_rollouts": {"queue": "timing"},
     "workers.score_part": {"queue": "timing"},
     # an evaluation that generates runs where models run; one of uploaded programs, where
     # programs are timed (services.do_create_evaluation picks)
-    "workers.evaluate": {"queue": "gpu"},
+    "evaluations.evaluate": {"queue": "gpu"},
     # speedup-source judging: the analyzer is CPU-light, the LLM judge waits on its endpoint
-    "workers.judge": {"queue": "judge"},
+    "judges.judge": {"queue": "judge"},
 }
 # A timing worker takes one job at a time: no job waits behind another in a prefetch buffer.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

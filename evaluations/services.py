@@ -203,7 +203,7 @@ def do_create_evaluation(owner, team, request: EvaluationRequest, queue: bool = 
 def _queue(evaluation: Evaluation) -> None:
     """The task on `timing` when it only scores uploaded programs, on `gpu` when it
     generates, once the transaction commits."""
-    enqueue("workers.evaluate", evaluation.pk, queue=evaluation.queue)
+    enqueue("evaluations.evaluate", evaluation.pk, queue=evaluation.queue)
 
 
 def do_retry_evaluation(evaluation: Evaluation) -> int:

@@ -9,6 +9,6 @@ from judges.services import do_run_batch
 
 # Speedup-source judging (queue `judge`): the analyzer, and the LLM judge, which mostly waits
 # on its endpoint.
-@job_task("workers.judge", job_model="judges.JudgeBatch")
+@job_task("judges.judge", job_model="judges.JudgeBatch", aliases=("workers.judge",))
 def judge(self, batch_id: int) -> str:
     return do_run_batch(batch_id, worker=worker_name(self))

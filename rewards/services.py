@@ -221,7 +221,7 @@ def do_create_simulation(
         started_by=started_by,
     )
     if queue:
-        enqueue("workers.run_reward_simulation", simulation.id)
+        enqueue("rewards.run_simulation", simulation.id)
     return simulation
 
 

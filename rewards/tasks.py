@@ -8,6 +8,10 @@ from rewards.services import do_run_simulation
 
 
 # The simulator is numpy on stored runtimes: no measurement, so the default queue.
-@job_task("workers.run_reward_simulation", job_model="rewards.Simulation")
+@job_task(
+    "rewards.run_simulation",
+    job_model="rewards.Simulation",
+    aliases=("workers.run_reward_simulation",),
+)
 def run_reward_simulation(self, simulation_id: int) -> str:
     return do_run_simulation(simulation_id, worker=worker_name(self)).status

@@ -28,7 +28,7 @@ def builds_that(monkeypatch):
 
     def send(task, args, queue):
         sent.append((task, args))
-        if task == "workers.run_dataset_build":
+        if task == "problems.run_dataset_build":
             if outcomes.pop(0) == "fail":
                 DatasetBuild.objects.filter(pk=args[0]).update(
                     status="failed", error="SandboxError: bwrap could not start"
@@ -65,7 +65,7 @@ def test_a_build_that_keeps_failing_is_reported_and_the_rest_says_why(
     assert result == {
         "dataset build": "failed", "reward simulation": "skipped", "training demo-paper": "skipped"
     }  # fmt: skip
-    assert [t for t, _ in sent] == ["workers.run_dataset_build"] * 2  # retried once
+    assert [t for t, _ in sent] == ["problems.run_dataset_build"] * 2  # retried once
     assert any("retrying" in line and "bwrap could not start" in line for line in lines)
     (simulation,) = [row for row in stored if row["stage"] == "reward simulation"]
     assert "the dataset build failed: SandboxError: bwrap could not start" in simulation["detail"]
@@ -85,7 +85,7 @@ def test_a_build_that_fails_once_is_retried_and_the_chain_goes_on(
     assert result["dataset build"] == "done" and result["reward simulation"] == "queued"
     assert result["training demo-paper"] == "queued"
     tasks = [t for t, _ in sent]
-    assert tasks.count("workers.run_dataset_build") == 2 and "workers.train" in tasks
+    assert tasks.count("problems.run_dataset_build") == 2 and "workers.train" in tasks
     (training,) = [row for row in stored if row["stage"] == "training demo-paper"]
     assert training["url"].startswith("/runs/")
     assert any(line.endswith(f"http://demo{training['url']}") for line in lines)

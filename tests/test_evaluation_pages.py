@@ -44,7 +44,7 @@ def test_the_form_queues_an_upload_and_names_a_bad_field(built, client, alice, q
     evaluation = Evaluation.objects.get()
     assert response.status_code == 302 and response.url.endswith(f"#evaluation-{evaluation.pk}")
     # only scoring: where programs are timed
-    assert queued == [("workers.evaluate", [evaluation.pk], "timing")]
+    assert queued == [("evaluations.evaluate", [evaluation.pk], "timing")]
     assert evaluation.status == "queued" and evaluation.samples.count() == 1
     assert evaluation.input_errors == [{"line": 2, "error": "not JSON (Expecting value)"}]
     listed = client.get("/evaluations/data.json").json()["evaluations"]
@@ -111,7 +111,7 @@ def test_a_run_page_offers_its_checkpoints_for_evaluation(built, client, alice, 
     )
     evaluation = Evaluation.objects.get()
     assert response.status_code == 302
-    assert queued == [("workers.evaluate", [evaluation.pk], "gpu")]  # it generates
+    assert queued == [("evaluations.evaluate", [evaluation.pk], "gpu")]  # it generates
     assert (evaluation.run_id, evaluation.step, evaluation.n, evaluation.team) == (
         run.pk,
         0,

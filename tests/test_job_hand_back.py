@@ -99,7 +99,7 @@ def a_simulation(alice, tmp_path) -> Simulation:
         # acknowledged when it ends: the message is rejected and requeued
         ("workers.run_timing_job", a_timing_job),
         # acknowledged on receipt: the task is sent again
-        ("workers.run_reward_simulation", a_simulation),
+        ("rewards.run_simulation", a_simulation),
     ],
 )
 def test_a_job_delivered_while_the_database_is_unreachable_runs_once_it_is_back(

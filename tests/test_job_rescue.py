@@ -27,10 +27,10 @@ from workers.models import TimingJob, TrainingRun, WorkerHeartbeat
 from workers.process import rescue
 
 RESCUED_TASKS = {
-    "workers.evaluate": "evaluations.Evaluation",
-    "workers.judge": "judges.JudgeBatch",
-    "workers.run_dataset_build": "problems.DatasetBuild",
-    "workers.run_reward_simulation": "rewards.Simulation",
+    "evaluations.evaluate": "evaluations.Evaluation",
+    "judges.judge": "judges.JudgeBatch",
+    "problems.run_dataset_build": "problems.DatasetBuild",
+    "rewards.run_simulation": "rewards.Simulation",
     "workers.run_timing_job": "workers.TimingJob",
     "workers.score_rollouts": "workers.ScoringJob",
 }

@@ -32,17 +32,44 @@ def test_every_task_named_by_a_service_is_registered_and_routed():
     routes = app.conf.task_routes
     for name, queue in [
         ("workers.run_timing_job", "timing"),
-        ("workers.run_dataset_build", "timing"),
+        ("problems.run_dataset_build", "timing"),
         ("workers.score_rollouts", "timing"),
         ("workers.score_part", "timing"),
         ("workers.train", "gpu"),
-        ("workers.evaluate", "gpu"),
-        ("workers.judge", "judge"),
+        ("evaluations.evaluate", "gpu"),
+        ("judges.judge", "judge"),
     ]:
         assert name in app.tasks, name
         assert routes[name]["queue"] == queue
-    assert "workers.run_reward_simulation" in app.tasks  # the default queue
+    assert "rewards.run_simulation" in app.tasks  # the default queue
     assert "workers.replay_synthetic_run" in app.tasks
+
+
+def test_a_task_is_named_after_its_app_and_a_message_under_its_former_name_still_runs(alice):
+    """The tasks of judges, rewards, problems and evaluations were all `workers.*`: a message
+    queued under the former name before an upgrade runs the same job; the rescue and the
+    routes know the new name only."""
+    from workers.process.rescue import _job_tasks
+
+    app.loader.import_default_modules()
+    renamed = {
+        "workers.judge": "judges.judge",
+        "workers.run_reward_simulation": "rewards.run_simulation",
+        "workers.run_dataset_build": "problems.run_dataset_build",
+        "workers.evaluate": "evaluations.evaluate",
+    }
+    for former, name in renamed.items():
+        assert name.split(".")[0] == app.tasks[name].run.__module__.split(".")[0]
+        assert app.tasks[former].__wrapped__.__code__ is app.tasks[name].__wrapped__.__code__
+        assert app.tasks[former].acks_late == app.tasks[name].acks_late
+        assert former not in app.conf.task_routes
+    rescued = [task for _, task in _job_tasks(app)]
+    assert not set(renamed) & set(rescued) and set(renamed.values()) <= set(rescued)
+
+    queued = Simulation.objects.create(configs=[], noise_cvs=[0.0])  # no problem built yet
+    app.tasks["workers.run_reward_simulation"].apply(args=[queued.pk])  # as a worker runs it
+    queued.refresh_from_db()
+    assert queued.status == "failed" and queued.error.startswith("ValueError: problems:")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -52,7 +79,7 @@ def test_a_job_is_sent_only_once_its_transaction_commits_and_never_after_a_rollb
         assert enqueued == []  # the row would not be visible to the worker yet
     assert enqueued == [("workers.ping", [], None)]
     with pytest.raises(RuntimeError), transaction.atomic():
-        enqueue("workers.judge", 1)
+        enqueue("judges.judge", 1)
         raise RuntimeError("rolled back")
     assert enqueued == [("workers.ping", [], None)]
 

@@ -188,7 +188,7 @@ def test_the_pages_start_show_filter_and_correct(alice, bob, client, enqueued):
     )
     batch = JudgeBatch.objects.get()
     assert response.status_code == 302 and response.url == f"/judges/{batch.pk}/"
-    assert enqueued == [("workers.judge", [batch.pk], None)]
+    assert enqueued == [("judges.judge", [batch.pk], None)]
     services.do_run_batch(batch.pk)
     listed = client.get("/judges/data.json").json()["batches"]
     assert [(b["id"], b["status"], b["pairs"], b["progress_done"]) for b in listed] == [

@@ -112,7 +112,7 @@ def test_a_build_started_from_the_page_is_queued_with_its_settings(
         response = client_alice.post("/dataset/", form)
     assert response.status_code == 302
     build = DatasetBuild.objects.get()
-    assert enqueued == [("workers.run_dataset_build", [build.pk], None)]
+    assert enqueued == [("problems.run_dataset_build", [build.pk], None)]
     assert build.started_by == "alice"
     assert build.problem_slugs == ["a"]
     assert build.config["slow_target_s"] == 0.4 and build.config["repeats"] == 4

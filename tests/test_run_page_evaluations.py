@@ -118,7 +118,7 @@ def test_a_queued_evaluation_says_what_it_waits_for_on_its_queue(
     evaluation = Evaluation.objects.get()
     # from the run page, back to it; on the gpu queue, where it generates
     assert response.url == f"/runs/{run.pk}/#run-evaluation-{evaluation.pk}"
-    assert enqueued == [("workers.evaluate", [evaluation.pk], "gpu")]
+    assert enqueued == [("evaluations.evaluate", [evaluation.pk], "gpu")]
     assert evaluation.split == "train"  # the default: the one split with problems
     monkeypatch.setattr("workers.queues.workers_taking", lambda queue: 0)
     page = client.get(f"/runs/{run.pk}/progress/").content.decode()

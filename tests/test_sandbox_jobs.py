@@ -151,7 +151,7 @@ def test_an_evaluation_failed_in_the_sandbox_is_queued_again_where_it_scores(ali
     evaluation.refresh_from_db()
     assert evaluation.status == "queued" and evaluation.error == ""
     # uploads only score: the timing queue
-    assert enqueued == [("workers.evaluate", [evaluation.pk], "timing")]
+    assert enqueued == [("evaluations.evaluate", [evaluation.pk], "timing")]
 
 
 @override_settings(SANDBOX_ERRORS_DEGRADED=2)

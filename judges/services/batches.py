@@ -27,7 +27,7 @@ def do_create_batch(owner, team, request: JudgeRequest, queue: bool = True) -> J
             for p in request.pairs
         )
         if queue:
-            enqueue("workers.judge", batch.pk)
+            enqueue("judges.judge", batch.pk)
     return batch
 
 

@@ -64,7 +64,7 @@ def do_create_build(
         config=config.as_dict(), problem_slugs=slugs, started_by=started_by
     )
     if queue:
-        enqueue("workers.run_dataset_build", build.id)
+        enqueue("problems.run_dataset_build", build.id)
     return build
 
 
