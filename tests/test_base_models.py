@@ -203,3 +203,46 @@ def test_only_the_last_blocks_train_when_trainable_layers_is_set(smollm):
         p.numel() for p in tiny.transformer.ln_f.parameters()
     )
     assert limit_trainable(tiny, 0) == trained  # 0 changes nothing it finds frozen
+
+
+TWO_THREADS = """
+import sys, threading
+from pathlib import Path
+from workers.training.policy import load_policy
+barrier, errors = threading.Barrier(2), []
+def load():
+    barrier.wait()
+    try:
+        load_policy("smollm2-135m-instruct", cache_root=Path(sys.argv[1]))
+    except Exception as exc:
+        errors.append(repr(exc))
+threads = [threading.Thread(target=load) for _ in range(2)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(errors)
+"""
+
+
+def test_two_runs_loading_the_model_at_once_in_one_process_both_load():
+    """The `gpu` worker's two slots start the demo's two runs together: a fresh process (no
+    transformers imported yet) loading the model in two threads at once. Without the lock
+    one of them failed with "cannot import name 'AutoModelForCausalLM'" about one time in
+    three, so three processes."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).parents[1]
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(root)}
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", TWO_THREADS, str(CACHE)],
+            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for _ in range(3)
+    ]  # fmt: skip
+    for process in processes:
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err[-2000:]
+        assert out.strip().splitlines()[-1] == "[]", out

@@ -7,6 +7,7 @@ Django: `cache_root` (where named models are converted to) comes from the caller
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,11 @@ import torch
 
 from workers.training.base_models import is_base_model, prepared_folder
 from workers.training.config import TINY  # noqa: F401  (re-exported: the model name)
+
+_LOADING = threading.RLock()
+"""Held while a model is loaded: transformers imports its classes lazily on first use, and
+two threads doing it at once (the `gpu` worker's two runs starting together in its threads
+pool) made one fail with "cannot import name 'AutoModelForCausalLM' from 'transformers'"."""
 
 PAD, EOS = "<|pad|>", "<|endoftext|>"
 
@@ -98,17 +104,18 @@ def load_policy(
     `corpus` trains its tokenizer), a named base model (converted under `cache_root`) or the
     path of a local transformers checkpoint (bf16 on a GPU, float32 on a CPU)."""
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    if model == TINY:
-        tokenizer = train_tokenizer(corpus or [])
-        return tiny_model(tokenizer, seed=seed).to(device), tokenizer
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    with _LOADING:
+        if model == TINY:
+            tokenizer = train_tokenizer(corpus or [])
+            return tiny_model(tokenizer, seed=seed).to(device), tokenizer
+        from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    path = model_folder(model, cache_root)
-    dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32
-    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    policy = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=dtype)
+        path = model_folder(model, cache_root)
+        dtype = torch.bfloat16 if torch.cuda.is_available() else torch.float32
+        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+        if tokenizer.pad_token is None:
+            tokenizer.pad_token = tokenizer.eos_token
+        policy = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=dtype)
     return policy.to(device), tokenizer
 
 
@@ -120,10 +127,11 @@ def load_checkpoint(model: str, folder: Path, seed: int = 0, cache_root: Path | 
         raise ValueError(f"step: no checkpoint in {folder}")
     device = "cuda" if torch.cuda.is_available() else "cpu"
     if model == TINY:
-        from transformers import PreTrainedTokenizerFast
+        with _LOADING:
+            from transformers import PreTrainedTokenizerFast
 
-        tokenizer = PreTrainedTokenizerFast.from_pretrained(Path(folder) / "tokenizer")
-        policy = tiny_model(tokenizer, seed=seed).to(device)
+            tokenizer = PreTrainedTokenizerFast.from_pretrained(Path(folder) / "tokenizer")
+            policy = tiny_model(tokenizer, seed=seed).to(device)
     else:
         policy, tokenizer = load_policy(model, seed=seed, cache_root=cache_root)
     state = torch.load(state_path, weights_only=True, map_location=device)
