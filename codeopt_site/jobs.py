@@ -63,8 +63,10 @@ UNSENT = "not sent"
 it once the broker answers again (workers/process/rescue.send_unsent)."""
 
 
-def send(task_name: str, args: list, queue: str | None) -> None:
+def send(task_name: str, args: list, queue: str | None, *, countdown: float | None = None) -> None:
     """The one place a job reaches the broker (tests capture it: `enqueued`, tests/conftest).
+    `countdown`: seconds before a worker may start it (the worker that receives it holds it
+    meanwhile, with no pool slot taken).
 
     When the broker does not take the message, a job whose task names its row
     (`job_model`) stays queued, marked UNSENT with the reason, and is sent later: the request
@@ -76,6 +78,8 @@ def send(task_name: str, args: list, queue: str | None) -> None:
         app.tasks[task_name].apply(args=args)
         return
     options = {"queue": queue} if queue else {}
+    if countdown:
+        options["countdown"] = countdown
     try:
         app.send_task(task_name, args=args, **options)
     except Exception as exc:

@@ -106,10 +106,12 @@ def enqueued(monkeypatch):
     """Jobs the code under test sends (codeopt_site.jobs.send), as (task name, args, queue)
     instead of reaching the broker: the session's real worker must not race the test for
     them. Sent once the transaction commits, like real jobs."""
-    sent: list[tuple[str, list, str | None]] = []
-    monkeypatch.setattr(
-        "codeopt_site.jobs.send", lambda task, args, queue: sent.append((task, args, queue))
-    )
+    sent: list[tuple] = []
+
+    def capture(task, args, queue, *, countdown=None):  # a countdown, when given, recorded too
+        sent.append((task, args, queue) if countdown is None else (task, args, queue, countdown))
+
+    monkeypatch.setattr("codeopt_site.jobs.send", capture)
     return sent
 
 

@@ -35,3 +35,25 @@ def test_the_worker_heartbeat_shows_in_healthz(celery_worker_process, alice):
     body = client.get("/healthz").json()
     assert body["workers"]["ok"] is True
     assert "default" in body["workers"]["seen"][0]["queues"]
+
+
+def test_a_job_sent_with_a_countdown_starts_no_earlier_on_the_real_broker(celery_worker_process):
+    """What a host that refuses a scoring job does (workers.training.remote.refuse): the job
+    is sent again with a countdown; the worker holds it, then runs it."""
+    from django.utils import timezone
+
+    from codeopt_site import jobs
+    from rewards.models import Simulation
+
+    simulation = Simulation.objects.create(configs=[], noise_cvs=[0.0])  # fails: no problems
+    sent_at = timezone.now()
+    jobs.send("rewards.run_simulation", [simulation.pk], None, countdown=3)
+
+    def ended():
+        if not celery_worker_process.alive():
+            raise AssertionError("worker died:\n" + celery_worker_process.output())
+        simulation.refresh_from_db()
+        return simulation.status in ("done", "failed")
+
+    wait_until(ended, 60, "the simulation sent with a countdown to run")
+    assert (simulation.started_at - sent_at).total_seconds() >= 3 - 0.05  # clocks: one host

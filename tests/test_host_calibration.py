@@ -176,7 +176,10 @@ def _job(config: RewardConfig = STORED) -> ScoringJob:
 def test_a_stale_host_hands_the_job_back_and_a_calibrated_host_scores_it_with_its_factor(
     built, enqueued, settings, monkeypatch
 ):
-    monkeypatch.setattr(remote, "REFUSED_RESEND_S", 0.0)
+    def no_sleep(seconds):
+        raise AssertionError(f"a worker slot slept {seconds} s instead of a countdown")
+
+    monkeypatch.setattr(remote.time, "sleep", no_sleep)
     stale_after = 2 * settings.CODEOPT_ANCHOR_INTERVAL_S
     _calibrated("stale@rack-1", 1.0, age_s=stale_after + 5)
     _calibrated("fresh@rack-2", 1.7)
@@ -185,7 +188,8 @@ def test_a_stale_host_hands_the_job_back_and_a_calibrated_host_scores_it_with_it
     job.refresh_from_db()
     assert job.status == "queued" and job.worker == ""
     assert "stale@rack-1 refused it: calibration stale" in job.stage
-    assert enqueued == [("workers.score_rollouts", [job.pk], None)]  # sent again, once
+    # sent again, once, to start REFUSED_RESEND_S later
+    assert enqueued == [("workers.score_rollouts", [job.pk], None, remote.REFUSED_RESEND_S)]
     assert do_score_rollouts(job.pk, "fresh@rack-2") == "done"
     job.refresh_from_db()
     assert job.result["host_factors"] == [pytest.approx(1.7)]

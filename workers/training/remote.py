@@ -51,9 +51,8 @@ heartbeats missed: the worker or its host is gone)."""
 PART_POLL_S = 0.1
 """How often the coordinator looks at parts other workers score."""
 REFUSED_RESEND_S = 2.0
-"""How long a host that refuses a scoring job (stale or unstable calibration) holds it
-before it sends it back to the queue: other hosts take it meanwhile, and a lone unfit host
-does not spin on it."""
+"""The countdown of a scoring job a host refused (stale or unstable calibration), sent back
+to the queue: other hosts take it meanwhile, and a lone unfit host does not spin on it."""
 
 
 def _scoring_folder() -> Path:
@@ -261,16 +260,16 @@ def do_score_part(job_id: int, index: int, worker: str = "") -> str:
 
 def refuse(job_id: int, worker: str, why: str) -> str:
     """Hand a scoring job this host must not score back to the queue: its row (still
-    queued) says which host refused it and why, and after REFUSED_RESEND_S its task is sent
-    again (before this delivery is acknowledged: never lost; `claim` skips any extra
-    message, so never scored twice). A job that ended or runs elsewhere is left alone."""
+    queued) says which host refused it and why, and its task is sent again to start
+    REFUSED_RESEND_S later (a countdown: no worker slot waits meanwhile; sent before this
+    delivery is acknowledged: never lost; `claim` skips any extra message, so never scored
+    twice). A job that ended or runs elsewhere is left alone."""
     text = f"waiting for a calibrated host: {worker} refused it: {why}"[:200]
     waiting = ScoringJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(stage=text)
     log.warning("%s refused scoring job %s: %s", worker, job_id, why)
     if not waiting:
         return "refused"
-    time.sleep(REFUSED_RESEND_S)
-    jobs.send("workers.score_rollouts", [job_id], None)  # jobs.send: tests capture it
+    jobs.send("workers.score_rollouts", [job_id], None, countdown=REFUSED_RESEND_S)
     return "refused"
 
 
