@@ -95,3 +95,13 @@ def test_a_build_that_fails_once_is_retried_and_the_chain_goes_on(
     client.force_login(demo_user)
     page = client.get("/").content.decode()
     assert 'id="demo-status"' in page and 'data-stage="training demo-paper"' in page
+    # the panel shows what the run and the simulation are now, not what the chain saw
+    from rewards.models import Simulation
+    from runs.models import Run
+
+    run = Run.objects.get(pk=int(training["url"].split("/")[2]))
+    Run.objects.filter(pk=run.pk).update(status="running")
+    Simulation.objects.update(status="done")
+    now = {row["stage"]: row["status"] for row in read_demo_status(tmp_path / "demo-status.json")}
+    assert now["training demo-paper"] == "running" and now["reward simulation"] == "done"
+    assert now["dataset build"] == "done"  # the chain's own word: it waited for the build

@@ -52,9 +52,15 @@ class DemoStatus:
     def __init__(self, path, base_url: str = "", out=print):
         self.path, self.base_url, self.out, self.stages = path, base_url, out, {}
 
-    def report(self, stage: str, status: str, detail: str = "", url: str = "") -> None:
-        """`url`: a path of the site (the terminal shows it after the base URL)."""
-        self.stages[stage] = {"stage": stage, "status": status, "detail": detail, "url": url}
+    def report(
+        self, stage: str, status: str, detail: str = "", url: str = "", row: str = ""
+    ) -> None:
+        """`url`: a path of the site (the terminal shows it after the base URL); `row`: the
+        object the stage made ("app.Model:pk"), whose own status the panel shows from then
+        on (read_demo_status)."""
+        self.stages[stage] = {
+            "stage": stage, "status": status, "detail": detail, "url": url, "row": row
+        }  # fmt: skip
         where = f": {self.base_url}{url}" if url else ""
         self.out(f"  demo: {stage}: {status}" + (f" ({detail})" if detail else "") + where)
         temporary = self.path.with_suffix(".tmp")
@@ -63,11 +69,23 @@ class DemoStatus:
 
 
 def read_demo_status(path) -> list[dict]:
-    """The stages the demo's chain reported ([] when no demo ran here)."""
+    """The stages the demo's chain reported ([] when no demo ran here), each with the status
+    its object has now (a run queued by the chain shows `running`, then `finished`), not the
+    one it had when the chain reported it."""
+    from django.apps import apps
+
     try:
-        return json.loads(path.read_text())
+        stages = json.loads(path.read_text())
     except (OSError, ValueError):
         return []
+    for stage in stages:
+        label, _, pk = str(stage.get("row") or "").partition(":")
+        try:
+            now = apps.get_model(label).objects.filter(pk=int(pk)).values_list("status", flat=True)
+        except (LookupError, ValueError):
+            continue
+        stage["status"] = next(iter(now), "deleted")
+    return stages
 
 
 def do_run_demo_chain(
@@ -134,7 +152,13 @@ def do_run_demo_chain(
             configs = [row.engine_config() for row in RewardConfig.objects.order_by("name")]
             request = reward_services.check_simulation_request(configs=configs)
             simulation = reward_services.do_create_simulation(**request, started_by="make demo")
-            status.report("reward simulation", "queued", f"simulation {simulation.pk}", "/rewards/")
+            status.report(
+                "reward simulation",
+                "queued",
+                f"simulation {simulation.pk}",
+                "/rewards/",
+                f"rewards.Simulation:{simulation.pk}",
+            )
         except ValueError as exc:
             status.report("reward simulation", "failed", str(exc))
     team = check_team_for_new_run(owner, None)
@@ -160,7 +184,13 @@ def do_run_demo_chain(
             status.report(stage, "failed", str(exc))
             continue
         ids.append(str(run.pk))
-        status.report(stage, "queued", f"run {run.pk} on the gpu queue", f"/runs/{run.pk}/")
+        status.report(
+            stage,
+            "queued",
+            f"run {run.pk} on the gpu queue",
+            f"/runs/{run.pk}/",
+            f"runs.Run:{run.pk}",
+        )
     if len(ids) > 1:
         compare = f"/runs/compare/?ids={','.join(ids)}"
         status.report("compare", "ready", "the runs side by side", compare)
