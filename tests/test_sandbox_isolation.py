@@ -278,3 +278,35 @@ def test_a_file_mounted_read_only_in_a_new_folder_is_readable_by_the_slot_uid(tm
     )
     assert run.exit_code == 0, (tmp_path / "err").read_text()
     assert (tmp_path / "out").read_text().split() == ["3", "755"]
+
+
+def test_another_threads_orphan_reaper_leaves_a_sandbox_its_thread_waits_for(
+    tmp_path, monkeypatch
+):
+    """Runs side by side in threads (the pack's verdicts, a build's measurements): one
+    thread's reaper of orphaned bwraps used to take another thread's own bwrap the moment it
+    exited, and that thread's wait failed with ProcessLookupError. Here the reaper runs in
+    exactly that window: after the sandbox exited, before its thread waits for it."""
+    from pathlib import Path
+
+    from workers.execution import sandbox
+
+    waited = sandbox._wait_exit
+
+    def exited_then_reaped_elsewhere(proc, seconds):
+        stat = Path(f"/proc/{proc.pid}/stat")
+        wait_until(lambda: stat.read_text().rsplit(")", 1)[1].split()[0] == "Z", 30, "its exit")
+        sandbox._reap_orphaned_bwraps()  # what any other thread's run does at its end
+        return waited(proc, seconds)
+
+    monkeypatch.setattr(sandbox, "_wait_exit", exited_then_reaped_elsewhere)
+    box = prepare_box(tmp_path / "work")
+    run = run_sandboxed(
+        ["/bin/sh", "-c", "exit 3"],
+        box=box,
+        limits=LIMITS,
+        stdin_path=None,
+        stdout_path=tmp_path / "out",
+        stderr_path=tmp_path / "err",
+    )
+    assert run.exit_code == 3  # its own status, read by its own thread

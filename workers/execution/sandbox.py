@@ -31,6 +31,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,6 +158,11 @@ class RunResult:
 
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False
+_own_lock = threading.Lock()
+_own_pids: set[int] = set()
+"""The sandboxes this process started and has not waited for yet (any thread's): the orphan
+reaper leaves them to the thread that waits for them. Without it, one thread's reaper took
+another thread's bwrap the moment it exited, and that thread's wait found no process."""
 
 
 def _adopt_orphans() -> None:
@@ -170,7 +176,13 @@ def _adopt_orphans() -> None:
 
 
 def _reap_orphaned_bwraps() -> None:
-    """Reap zombie bwrap processes among this process's own children (any thread's)."""
+    """Reap zombie bwrap processes among this process's own children (any thread's) that no
+    thread of this process waits for (the orphans bwrap's set-up leaves to its subreaper)."""
+    with _own_lock:
+        _reap_orphans_unlocked()
+
+
+def _reap_orphans_unlocked() -> None:
     me = os.getpid()
     children: list[str] = []
     for task in Path(f"/proc/{me}/task").iterdir():
@@ -186,7 +198,7 @@ def _reap_orphaned_bwraps() -> None:
         # "pid (comm) state ppid ..."
         comm = stat[stat.index("(") + 1 : stat.rindex(")")]
         state = stat[stat.rindex(")") + 2 :].split()[0]
-        if comm == "bwrap" and state == "Z":
+        if comm == "bwrap" and state == "Z" and int(child) not in _own_pids:
             try:
                 os.waitpid(int(child), os.WNOHANG)
             except ChildProcessError:
@@ -370,29 +382,35 @@ def _run(
         with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
             started = time.monotonic()
             try:
-                proc = subprocess.Popen(
-                    command,
-                    stdin=stdin,
-                    stdout=out,
-                    stderr=err,
-                    pass_fds=(report_write,),
-                    env={},
-                )
+                with _own_lock:  # registered before any reaper can see it exit
+                    proc = subprocess.Popen(
+                        command,
+                        stdin=stdin,
+                        stdout=out,
+                        stderr=err,
+                        pass_fds=(report_write,),
+                        env={},
+                    )
+                    _own_pids.add(proc.pid)
             except (OSError, subprocess.SubprocessError) as exc:
                 os.close(report_read)
                 raise SandboxError(f"bwrap could not start: {type(exc).__name__}: {exc}") from exc
             finally:
                 os.close(report_write)
-            timed_out = not _wait_exit(proc, limits.wall_seconds)
-            if timed_out:
-                if cgroup is not None:
-                    cgroup.kill()
-                _kill_namespace(proc.pid)
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    _kill_group(proc.pid)
-                    proc.wait()
+            try:
+                timed_out = not _wait_exit(proc, limits.wall_seconds)
+                if timed_out:
+                    if cgroup is not None:
+                        cgroup.kill()
+                    _kill_namespace(proc.pid)
+                    try:
+                        proc.wait(timeout=5)
+                    except subprocess.TimeoutExpired:
+                        _kill_group(proc.pid)
+                        proc.wait()
+            finally:
+                with _own_lock:
+                    _own_pids.discard(proc.pid)
             wall = time.monotonic() - started
         with os.fdopen(report_read, "r") as report:
             line = report.read().strip()
