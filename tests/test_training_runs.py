@@ -304,6 +304,19 @@ def test_a_run_trains_only_the_problems_it_names_and_an_unbuilt_one_is_named(bui
     assert TrainConfig.from_form({**form, "problems": ""}).problems == ()  # empty: all
 
 
+def test_a_problem_posed_as_a_function_is_trained_on_its_request_with_its_harness(built, tmp_path):
+    from tests.test_function_tasks import SUM
+
+    Problem.objects.filter(slug="sum").update(function_task=SUM)
+    named = "smollm2-135m-instruct"
+    for model, style_mark in (("tiny", "### total (Python 3)"), (named, "<|im_start|>user")):
+        config, _ = training_services.check_train_request({**SMALL, "model": model})
+        (problem,), examples = training_services.training_problems(config, tmp_path)
+        assert SUM["request"] in problem.prompt and style_mark in problem.prompt
+        assert problem.harness == SUM["harness"]
+        assert examples == []  # the references are whole programs: no warm-start target
+
+
 def test_a_split_without_built_problems_is_named(built):
     Problem.objects.filter(slug="sum").update(split="train")
     with pytest.raises(ValueError, match="split: no test problem has stored runtimes"):

@@ -175,10 +175,13 @@ def training_problems(config, workdir: Path, progress: StageProgress | None = No
             function=task,
         )
         problems.append(TrainingProblem(item.slug, prompt, scoring, task.harness if task else ""))
-        for solution in ReferenceSolution.objects.filter(
+        # the warm start's targets: the human references, whole programs; a problem posed
+        # as a function asks for the function alone, so its references would teach the
+        # wrong answer's shape (the harness then reads an input they already read)
+        references = ReferenceSolution.objects.filter(
             problem=problem, language="python", verdict_label="accepted"
-        ):
-            examples.append((prompt, solution.code))
+        )
+        examples += [] if task else [(prompt, solution.code) for solution in references]
         if progress is not None:
             progress.advance(len(problems))
     return problems, examples
