@@ -1,8 +1,9 @@
 """Would the real-time class keep a measured program's CPU time steady under load? A probe
-of an idea not adopted (docs/benchmarks.md, issue 14): a short Python program (0.05-0.15 s
-of CPU, by machine) pinned to one core, run normally and under `chrt -f 1` (SCHED_FIFO) in
-turn, idle, beside 2 busy processes, and idle again. Per block and class: the median CPU
-time, its CV, and the sd of log(lowest of each 5 runs), the estimate the product ranks by.
+of an idea not adopted (docs/benchmarks.md, "What moved the figure"): a short Python
+program (0.05-0.15 s of CPU, by machine) pinned to one core, run normally and under
+`chrt -f 1` (SCHED_FIFO) in turn, idle, beside 2 busy processes, and idle again. Per block
+and class: the median CPU time, its CV, and the sd of log(lowest of each 5 runs), the
+estimate the product ranks by.
 
 Needs root (or CAP_SYS_NICE) for chrt, and taskset.
 
