@@ -179,3 +179,42 @@ def test_a_part_failing_on_another_worker_fails_the_job_as_retryable(built, alic
     job.refresh_from_db()
     assert job.status == "failed" and job.error == "SandboxError: fork refused"
     assert job.result is None  # no reward for any group, not even the one scored
+
+
+@pytest.mark.django_db
+def test_the_coordinator_writes_its_progress_when_a_part_ends_not_at_every_look(
+    built, alice, monkeypatch
+):
+    """While another worker scores the last part, the coordinator looks every PART_POLL_S;
+    its job row is written when the count of done parts moves (it was written at every
+    look: ten writes a second for as long as the other part took)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    job = _job(alice, [[FAST], [FAST]])
+    remote._open_parts(job)
+    WorkerHeartbeat.objects.create(hostname="other@h", last_seen=timezone.now())
+    ScoringPart.objects.filter(job=job, index=1).update(
+        status="running", worker="other@h#1:1", started_at=timezone.now()
+    )
+    looks = []
+
+    def the_other_worker_finishes_after_20_looks(seconds):
+        looks.append(seconds)
+        if len(looks) == 20:  # what the other worker writes when its part is scored
+            mine = ScoringPart.objects.get(job=job, index=0)
+            ScoringPart.objects.filter(job=job, index=1).update(
+                status="done", result=mine.result, finished_at=timezone.now()
+            )
+
+    monkeypatch.setattr(remote.time, "sleep", the_other_worker_finishes_after_20_looks)
+    with CaptureQueriesContext(connection) as queries:
+        assert remote.do_score_rollouts(job.pk, "timing@h") == "done"
+    assert len(looks) == 20  # it waited for the other part, looking 20 times
+    progress_writes = [
+        q["sql"] for q in queries.captured_queries
+        if q["sql"].startswith('UPDATE "workers_scoringjob"') and "progress_done" in q["sql"]
+    ]  # fmt: skip
+    # claimed, 0, 1 and 2 parts done, the result: 6 writes however long the wait (a write
+    # at every look made it 25)
+    assert len(progress_writes) <= 6, len(progress_writes)

@@ -204,9 +204,12 @@ def do_score_rollouts(job_id: int, worker: str = "") -> str:
             enqueue("workers.score_part", job.pk, index)
         total = len(job.request["groups"])
         tracker = Progress(job, total=total)
+        shown = None
         while True:
             done = job.parts.filter(status=JobStatus.DONE).count()
-            tracker.set(done=done, stage=f"scoring {total} groups on the timing workers")
+            if done != shown:  # the row is written when the count moves, not at every look
+                tracker.set(done=done, stage=f"scoring {total} groups on the timing workers")
+                shown = done
             failed = job.parts.filter(status=JobStatus.FAILED).first()
             if failed is not None:
                 _raise_failed(failed)
