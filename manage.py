@@ -7,7 +7,7 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeopt_site.settings")
     from django.core.management import execute_from_command_line
 
-    from codeopt_site.startup import check_command
+    from foundation.startup import check_command
 
     check_command(sys.argv[1:])  # exits, naming the variable, when a service is unreachable
     execute_from_command_line(sys.argv)

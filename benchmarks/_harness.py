@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from execution.load import busy_load  # noqa: E402
 from scripts.readiness import free_port  # noqa: E402  (the checkout's root, just put in reach)
-from workers.execution.load import busy_load  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/codeopt_bench")
 
@@ -69,7 +69,7 @@ def make_owner():
     from django.contrib.auth.models import User
     from rest_framework.authtoken.models import Token
 
-    from runs.models import Team
+    from foundation.tenancy import Team
 
     user = User.objects.create_user("bench", password="bench-password")
     team = Team.objects.create(name="bench")
@@ -160,7 +160,7 @@ def post_points(url: str, token: str, run_id: int, step: int, keys: list[str]) -
 @contextlib.contextmanager
 def burners(count: int):
     """`count` busy processes (the benchmarks' bounded load: one per core), stopped after:
-    the product's load (workers.execution.load.busy_load), which manage.py noise_by_mode
+    the product's load (execution.load.busy_load), which manage.py noise_by_mode
     starts too."""
     with busy_load(count):
         yield

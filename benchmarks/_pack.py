@@ -20,6 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from execution.engine import Case  # noqa: E402
 from problems.importers.kattis import read_package  # noqa: E402
 from problems.pipeline import build_problem  # noqa: E402
 from problems.pipeline.model import (  # noqa: E402
@@ -30,8 +31,7 @@ from problems.pipeline.model import (  # noqa: E402
     written_source_problem,
 )
 from rewards.engine import ProblemRuntimes  # noqa: E402
-from workers.execution.engine import Case  # noqa: E402
-from workers.training.scoring import ScoringProblem  # noqa: E402
+from scoring.scorer import ScoringProblem  # noqa: E402
 
 PACK = ROOT / "problems" / "packs" / "core"
 

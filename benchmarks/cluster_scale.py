@@ -52,8 +52,8 @@ def scoring(hosts: int, programs: int, group_size: int) -> dict:
         from django.db import connections
         from scoring_service import batch
 
-        from runs.client import ScoringClient
-        from workers.models import ScoringJob
+        from scoring.client import ScoringClient
+        from scoring.models import ScoringJob
 
         client = ScoringClient(cluster.web_urls[0], token, timeout=1800, poll_wait=10)
         warm = [(SLUG, [min(problems[SLUG].accepted_python.values(), key=len)])] * hosts
@@ -100,8 +100,8 @@ def ingest(seconds: float) -> list[dict]:
         token, _ = on_cluster(cluster, [SLUG])
         from django.contrib.auth.models import User
 
+        from foundation.tenancy import Team
         from runs import services
-        from runs.models import Team
 
         user = User.objects.get(username="bench")
         team = Team.objects.get(name="bench")

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 def measure(threads: int, steps: int) -> dict:
     import torch
 
-    from workers.training.policy import load_policy
+    from training.policy import load_policy
 
     torch.set_num_threads(threads)
     model, _ = load_policy("smollm2-135m-instruct", cache_root=ROOT / "var" / "models")
@@ -54,11 +54,16 @@ def main() -> None:
     for threads in (1, 2):  # each in a process of its own: torch's thread pool is per process
         answer = subprocess.run(
             [sys.executable, __file__, "--threads", str(threads), "--steps", str(args.steps)],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         rows.append(json.loads(answer.stdout.strip().splitlines()[-1]))
-        print(f"{threads} thread(s): prefill {rows[-1]['prefill_300_s']} s, decoding steps "
-              f"{rows[-1]['decode_step_s']} s", flush=True)
+        print(
+            f"{threads} thread(s): prefill {rows[-1]['prefill_300_s']} s, decoding steps "
+            f"{rows[-1]['decode_step_s']} s",
+            flush=True,
+        )
     print(json.dumps(rows))
 
 

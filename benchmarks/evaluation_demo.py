@@ -38,7 +38,7 @@ def main() -> None:
     django.setup()
     from evaluations import reads, services
     from runs.models import Run
-    from workers.training.services import checkpoint_steps
+    from training.services import checkpoint_steps
 
     runs = Run.objects.filter(training__isnull=False)
     run = (

@@ -79,7 +79,7 @@ class Bench:
     def __init__(self, cluster: Cluster):
         self.cluster = cluster
         self.token, problems = on_cluster(cluster, [SLUG])
-        from runs.client import ScoringClient
+        from scoring.client import ScoringClient
 
         accepted = problems[SLUG].accepted_python
         self.fast = min(accepted.values(), key=len)
@@ -186,9 +186,9 @@ def case_scoring_redelivered(bench: Bench, fault_free: dict) -> dict:
     query = "SELECT status, result::text, finished_at FROM workers_scoringjob WHERE id = %s"
     before = cluster.sql(query, [job_id])
     since = time.time()
-    sent = [cluster.send_task("workers.score_rollouts", [job_id], "timing")]
+    sent = [cluster.send_task("scoring.score_rollouts", [job_id], "timing")]
     parts = cluster.sql("SELECT index FROM workers_scoringpart WHERE job_id = %s", [job_id])
-    sent += [cluster.send_task("workers.score_part", [job_id, i], "timing") for (i,) in parts]
+    sent += [cluster.send_task("scoring.score_part", [job_id, i], "timing") for (i,) in parts]
     ended = [wait_until(lambda t=t: cluster.task_outcome(t), 60, f"copy {t}") for t in sent]
     claims = cluster.scoring_claims(job_id, since=since)
     return {

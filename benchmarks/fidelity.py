@@ -10,7 +10,7 @@ demo's build (built here first when they are not).
 1. Timing noise by mode (paper: ~41 percentile points on busy training hosts, ~2 isolated):
    rank jitter of the problems' own correct programs among their references, in `wall`,
    `cpu` and `instructions` modes, idle and under a bounded load this step starts and stops
-   (workers/timing/fidelity.py). Stored: the Timing page's "noise by mode" chart.
+   (timing/fidelity.py). Stored: the Timing page's "noise by mode" chart.
 2. The reward design space (paper: the collapsed binary reward with correctness gating wins):
    the stored configurations ranked by the simulator (rewards/fidelity.py) at the CV of
    repeated CPU times measured on this host as step 1's loaded condition has it (a group of
@@ -71,7 +71,7 @@ def log(message: str) -> None:
 def owner():
     from django.contrib.auth import get_user_model
 
-    from runs.services import check_team_for_new_run
+    from foundation.tenancy import check_team_for_new_run
 
     user, _ = get_user_model().objects.get_or_create(username="demo")
     return user, check_team_for_new_run(user, None)
@@ -80,7 +80,7 @@ def owner():
 def ensure_built(slugs: list[str]) -> list[str]:
     """The slugs with stored runtimes; the missing ones built first (the demo's settings)."""
     from problems import services as problem_services
-    from problems.loading import loaded_problems
+    from rewards.runtimes import loaded_problems
 
     have = {p.slug for p in loaded_problems("")}
     missing = [s for s in slugs if s not in have]
@@ -99,7 +99,7 @@ def ensure_built(slugs: list[str]) -> list[str]:
 
 
 def timing_noise(slugs: list[str], quick: bool) -> dict:
-    from workers.timing.fidelity import noise_by_mode
+    from timing.fidelity import noise_by_mode
 
     log("1. timing noise by mode")
     return noise_by_mode(slugs[:1] if quick else slugs, quick=quick, store=True)
@@ -122,10 +122,11 @@ def measured_cv(slug: str) -> float:
     simulator ranks the reward designs at (its runtimes are CPU seconds)."""
     import tempfile
 
-    from problems.loading import loaded_problems, scoring_problem
+    from execution.load import busy_load, cores_available
     from rewards.engine import RewardConfig
-    from workers.execution.load import busy_load, cores_available
-    from workers.training.scoring import score_group_retrying
+    from rewards.runtimes import loaded_problems
+    from scoring.problems import scoring_problem
+    from scoring.scorer import score_group_retrying
 
     (item,) = loaded_problems("", [slug])
     with tempfile.TemporaryDirectory(prefix="codeopt-fidelity-cv-") as folder:
@@ -141,7 +142,7 @@ def measured_cv(slug: str) -> float:
 def train(name: str, slugs: list[str], seed: int, steps: int, fields: dict) -> int:
     """A training run of the real model (scored in this process's sandbox), trained to
     `steps`; returns its id."""
-    from workers.training import services as training_services
+    from training import services as training_services
 
     user, team = owner()
     data = {

@@ -1,7 +1,7 @@
 """Issue 6: the paper's recipe against standard RLVR, from the same warm start, on this
 machine, for a fixed wall-clock budget each; and the trainer's step-time split.
 
-Both runs go through the product (workers.training.services.do_start_training / do_run_training) on
+Both runs go through the product (training.services.do_start_training / do_run_training) on
 the database the environment names, so the Runs page and its compare view show them after.
 Needs built problems (build_dataset) and the built-in reward configurations
 (load_reward_configs).
@@ -71,8 +71,8 @@ def main() -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from runs.models import Team
-    from workers.training import services as training_services
+    from foundation.tenancy import Team
+    from training import services as training_services
 
     user, _ = get_user_model().objects.get_or_create(username=args.user)
     team, _ = Team.objects.get_or_create(name="demo")

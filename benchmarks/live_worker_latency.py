@@ -2,7 +2,7 @@
 
 A real daphne serves 10 websocket viewers of one run. Batches of 20 keys go in turn through
 two paths: a process apart from the server writing them as a training run's Celery worker
-does (`workers.training.sink.DatabaseSink.log`, which calls the ingest service), and the
+does (`training.sink.DatabaseSink.log`, which calls the ingest service), and the
 HTTP API of the server (as an external trainer does). Latency is receipt at a viewer minus
 the moment this process handed the batch to the writer or began the POST (one clock: both
 are driven and received here), so it includes the ingest itself on both paths; the first
@@ -105,8 +105,8 @@ def run_writer(training_pk: int) -> None:
     import django  # the parent set this process's environment (its deployment's database)
 
     django.setup()
-    from workers.models import TrainingRun
-    from workers.training.sink import DatabaseSink
+    from training.models import TrainingRun
+    from training.sink import DatabaseSink
 
     sink = DatabaseSink(TrainingRun.objects.get(pk=training_pk), {})
     print("ready", flush=True)
@@ -186,7 +186,7 @@ def run_deployment(name: str, redis_url: str, viewers: int, batches: int) -> dic
     from django.test import Client
 
     from runs import services
-    from workers.models import TrainingRun
+    from training.models import TrainingRun
 
     user, team, token = make_owner()
     run = services.do_create_run(owner=user, team=team, name=f"live-worker-latency-{name}")

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _harness import report  # noqa: E402
 
+from execution.engine import compile_program  # noqa: E402
 from tests.test_core_pack import PACK, _verdicts  # noqa: E402  (what the test runs)
-from workers.execution.engine import compile_program  # noqa: E402
 
 LONG_RUN_S = 0.2
 

@@ -50,14 +50,14 @@ from _harness import ROOT, report  # noqa: E402
 from _pack import built  # noqa: E402
 from rank_jitter import DEMO_BUILD, burners  # noqa: E402
 
-from workers.execution.engine import Program, measure  # noqa: E402
-from workers.execution.ranking import (  # noqa: E402
+from execution.engine import Program, measure  # noqa: E402
+from execution.sandbox import Limits  # noqa: E402
+from foundation.ranking import (  # noqa: E402
     DEFAULT_TIE_BAND,
     DEFAULT_TIE_RAMP,
     Ties,
     faster_share,
 )
-from workers.execution.sandbox import Limits  # noqa: E402
 
 CANDIDATE, REFERENCE = "p:", "ref:"
 
@@ -142,7 +142,7 @@ def log_ratios(samples: np.ndarray, estimator: str) -> np.ndarray:
 
 def percentiles(ratios: np.ndarray, candidates: int, ties: Ties) -> np.ndarray:
     """(C,) per-test speed percentile of the first `candidates` rows among the rest (the
-    references), from the log ratios: workers.execution.ranking's graded share of each
+    references), from the log ratios: foundation.ranking's graded share of each
     reference faster, a timed-out candidate scoring 100."""
     to_references = ratios[:candidates, candidates:]  # log(candidate / reference)
     with np.errstate(over="ignore"):

@@ -11,17 +11,17 @@ The experiment, as a user meets it:
   reference runtimes and optimization tests;
 - the candidates are the problem's own accepted Python programs (correct by construction,
   their true order known), scored together as one group `--remeasure` times through
-  `workers.training.scoring.score_group`, the path training and evaluations use;
+  `scoring.scorer.score_group`, the path training and evaluations use;
 - methods: `stored` (before issue 14: tests sized by the slowest reference alone, one run
   per test against build-time runtimes, exact ties only), `interleaved` (now: tests grown
   until the fastest reference does 0.05 s of work, references re-measured in the same
   rounds, the lowest of up to 5 pinned runs, ties within the measured noise band), and
   `instructions` (valgrind counts, each program ranked among the others counted in the
-  same job: workers.timing.mode_noise.counted_rank_check);
+  same job: timing.mode_noise.counted_rank_check);
 - conditions: idle, and loaded (2 busy processes, one per core, started and stopped here).
 
 The product's diagnostic over wall, cpu and instructions modes on the database's built
-problems is `manage.py noise_by_mode` (workers/timing/mode_noise.py); this script keeps the
+problems is `manage.py noise_by_mode` (timing/mode_noise.py); this script keeps the
 `stored` method of before and the pipeline builds of benchmarks/_pack.py.
 
     .venv/bin/python benchmarks/rank_jitter.py [--problems sort-numbers ...] [--remeasure 5]
@@ -46,8 +46,8 @@ from _pack import built  # noqa: E402
 
 from problems.pipeline.model import PipelineConfig  # noqa: E402
 from rewards.engine import RewardConfig  # noqa: E402
-from workers.timing.mode_noise import counted_rank_check, jitter_summary  # noqa: E402
-from workers.training.scoring import rank_check  # noqa: E402
+from scoring.scorer import rank_check  # noqa: E402
+from timing.mode_noise import counted_rank_check, jitter_summary  # noqa: E402
 
 DEMO_BUILD = PipelineConfig(slow_target_s=0.3, repeats=2)
 # before issue 14 the size search stopped where the slowest reference met T_slow

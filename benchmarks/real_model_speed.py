@@ -52,7 +52,7 @@ VARIANTS = {
 
 
 def prompts(count: int) -> list[str]:
-    from workers.training.prompts import make_prompt
+    from lm.prompts import make_prompt
 
     pack = ROOT / "problems" / "packs" / "core"
     statements = [(pack / s / "problem_statement" / "problem.en.md") for s in PROBLEMS[:count]]
@@ -62,7 +62,7 @@ def prompts(count: int) -> list[str]:
 def load(cache: Path, dtype: str):
     import torch
 
-    from workers.training.policy import load_policy
+    from training.policy import load_policy
 
     model, tokenizer = load_policy(MODEL, cache_root=cache)
     return model.to(getattr(torch, dtype)), tokenizer
@@ -72,7 +72,7 @@ def make_samples(args) -> Path:
     """Sample once (the sampling figure of the default variant) and keep the samples."""
     import torch
 
-    from workers.training.rollout import sample_groups
+    from training.rollout import sample_groups
 
     torch.set_num_threads(args.threads)
     model, tokenizer = load(args.cache, "float32")
@@ -103,10 +103,10 @@ def one_variant(name: str, samples_path: Path, cache: Path, group_size: int) -> 
     """The variant's figures (runs in its own process: `--variant NAME`)."""
     import torch
 
-    from workers.training.config import TrainConfig
-    from workers.training.policy import limit_trainable
-    from workers.training.rollout import completion_logprobs, encode_batch, token_logprobs
-    from workers.training.update import grpo_update
+    from training.config import TrainConfig
+    from training.policy import limit_trainable
+    from training.rollout import completion_logprobs, encode_batch, token_logprobs
+    from training.update import grpo_update
 
     trained, logprob_mode, threads, dtype = VARIANTS[name]
     torch.set_num_threads(threads)
@@ -189,9 +189,21 @@ def main() -> None:
     rows = []
     for name in args.variants:
         answer = subprocess.run(
-            [sys.executable, __file__, "--variant", name, "--samples", str(samples_path),
-             "--cache", str(args.cache), "--group-size", str(args.group_size)],
-            capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"},
+            [
+                sys.executable,
+                __file__,
+                "--variant",
+                name,
+                "--samples",
+                str(samples_path),
+                "--cache",
+                str(args.cache),
+                "--group-size",
+                str(args.group_size),
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "OMP_NUM_THREADS": "1"},
         )
         if answer.returncode:
             rows.append({"variant": name, "error": answer.stderr.strip().splitlines()[-1]})
@@ -203,7 +215,7 @@ def main() -> None:
         print(
             f"{name:20s} trainable {row.get('trainable_parameters', 0) / 1e6:7.2f} M  "
             f"π_old {row.get('old_logprobs_s', '-'):>6} s ({row.get('old_logprobs_cpu_s', '-')} "
-        f"CPU)  update {row.get('update_s', '-'):>6} s ({row.get('update_cpu_s', '-')} CPU)  "
+            f"CPU)  update {row.get('update_s', '-'):>6} s ({row.get('update_cpu_s', '-')} CPU)  "
             f"step {row.get('step_s', '-'):>6} s  peak {row.get('peak_rss_gb', '-'):>5} GB"
             + (f"  ERROR {row['error']}" if "error" in row else ""),
             flush=True,

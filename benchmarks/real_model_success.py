@@ -32,8 +32,11 @@ def passes(program: str, folder: Path) -> bool:
     for test in tests:
         try:
             answer = subprocess.run(
-                [sys.executable, "-c", program], stdin=test.open(), capture_output=True,
-                timeout=5, text=True,
+                [sys.executable, "-c", program],
+                stdin=test.open(),
+                capture_output=True,
+                timeout=5,
+                text=True,
             )
         except subprocess.TimeoutExpired:
             return False
@@ -44,8 +47,11 @@ def passes(program: str, folder: Path) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--problems", nargs="+",
-                        default=["max-number", "count-vowels", "even-count", "sort-numbers"])
+    parser.add_argument(
+        "--problems",
+        nargs="+",
+        default=["max-number", "count-vowels", "even-count", "sort-numbers"],
+    )
     parser.add_argument("--samples", type=int, default=8)
     parser.add_argument("--temperature", type=float, default=0.7)
     parser.add_argument("--max-new-tokens", type=int, default=128)
@@ -54,10 +60,10 @@ def main() -> None:
     import torch
     import yaml
 
+    from lm.prompts import make_prompt
     from problems.function_task import FunctionTask
-    from workers.training.policy import load_policy
-    from workers.training.prompts import make_prompt
-    from workers.training.rollout import sample_groups
+    from training.policy import load_policy
+    from training.rollout import sample_groups
 
     torch.set_num_threads(1)  # on a shared host (docs/benchmarks.md, "Threads")
     model, tokenizer = load_policy("smollm2-135m-instruct", cache_root=ROOT / "var" / "models")
@@ -71,17 +77,31 @@ def main() -> None:
             task = FunctionTask.from_dict(yaml.safe_load(posed.read_text()))
         torch.manual_seed(0)
         samples = sample_groups(
-            model, tokenizer, [make_prompt(statement, style="chatml", function=task)],
-            args.samples, max_new_tokens=args.max_new_tokens, temperature=args.temperature,
+            model,
+            tokenizer,
+            [make_prompt(statement, style="chatml", function=task)],
+            args.samples,
+            max_new_tokens=args.max_new_tokens,
+            temperature=args.temperature,
             harnesses=[task.harness if task else ""],
         )
         correct = sum(s.program is not None and passes(s.program, folder) for s in samples)
         without = sum(s.program is None for s in samples)
         posed_as = "function" if task else "statement"
-        rows.append({"problem": slug, "posed_as": posed_as, "correct": correct,
-                     "samples": len(samples), "no_program": without})
-        print(f"{slug:20s} as a {posed_as:9s} {correct} / {len(samples)} correct, "
-              f"{without} without a program", flush=True)
+        rows.append(
+            {
+                "problem": slug,
+                "posed_as": posed_as,
+                "correct": correct,
+                "samples": len(samples),
+                "no_program": without,
+            }
+        )
+        print(
+            f"{slug:20s} as a {posed_as:9s} {correct} / {len(samples)} correct, "
+            f"{without} without a program",
+            flush=True,
+        )
     print(json.dumps({"temperature": args.temperature, "rows": rows}))
 
 

@@ -1,11 +1,11 @@
 """CPU-time spread of a correct program measured alone and beside each hostile program
-(workers/execution/hostile.py: fork bomb, memory hog, output flood, CPU burner, disk filler),
+(execution/hostile.py: fork bomb, memory hog, output flood, CPU burner, disk filler),
 through the engine as a timing job measures it; and the runner's rusage against the run
 cgroup's CPU counter for the same runs.
 
 For each hostile program the correct program is measured `--repeats` times alone, then
 `--repeats` times beside it (one engine call each, pinned to one core as every measurement
-is: workers/execution/affinity.py); beside, only once the hostile program is running, and it
+is: execution/affinity.py); beside, only once the hostile program is running, and it
 keeps running until all repeats are done (its wall limit is longer). Prints a table, then one
 JSON line of the figures.
 
@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _harness import report  # noqa: E402
 
-from workers.execution import hostile  # noqa: E402
-from workers.execution.engine import Case, execute  # noqa: E402
-from workers.execution.isolation import active_isolation  # noqa: E402
-from workers.execution.sandbox import Limits, prepare_box, run_sandboxed  # noqa: E402
+from execution import hostile  # noqa: E402
+from execution.engine import Case, execute  # noqa: E402
+from execution.isolation import active_isolation  # noqa: E402
+from execution.sandbox import Limits, prepare_box, run_sandboxed  # noqa: E402
 
 
 def spread(samples: list[float]) -> dict:

@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _harness import report  # noqa: E402
 
-from workers.execution.checker import CheckerSettings  # noqa: E402
-from workers.execution.engine import Case, compile_program, run_once  # noqa: E402
-from workers.execution.sandbox import Limits  # noqa: E402
+from execution.checker import CheckerSettings  # noqa: E402
+from execution.engine import Case, compile_program, run_once  # noqa: E402
+from execution.sandbox import Limits  # noqa: E402
 
 PROGRAMS = {
     "cpp": '#include <cstdio>\nint main(){long long s=0,x; while(scanf("%lld",&x)==1) s+=x;'

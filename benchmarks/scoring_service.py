@@ -1,5 +1,5 @@
 """The scoring service as an external trainer uses it: POST /api/scoring/ and
-GET /api/scoring/<id>/?wait= through runs.client.ScoringClient, against a real daphne on a
+GET /api/scoring/<id>/?wait= through scoring.client.ScoringClient, against a real daphne on a
 fresh PostgreSQL database, with real Celery timing workers on a Redis broker.
 
 Set-up: a problem of the built-in pack built by the construction pipeline with the demo's
@@ -19,7 +19,7 @@ per process first (a process materializes a problem's tests on its first job).
    only, not the references each group re-measures beside them (`reference_timing:
    interleaved`). A program's CPU time is what the sandbox reports for each run
    (RunResult.cpu_s: user + sys of its process tree; a CaseResult's `cpu_samples`, made in
-   workers/execution/engine.run_once), summed over every run the scoring does: each
+   execution/engine.run_once), summed over every run the scoring does: each
    correctness test, each timing round of each optimization test. The API answers only a
    group's wall `seconds`, so this script starts the workers in `--worker` mode, which wraps
    engine.run_once to add each run's figures per program (sha256 of its text) to a file
@@ -82,7 +82,7 @@ def count_program_cpu(folder: Path) -> None:
     added to this process's totals per program (the sha256 of the program's text: a Python
     artifact is its source), written to `folder`/<pid>.json after every run (a prefork child
     inherits the wrapper and writes its own file)."""
-    from workers.execution import engine
+    from execution import engine
 
     measured_run = engine.run_once
     totals: dict[str, list[float]] = {}  # program -> [runs, cpu_s, wall_s]
@@ -195,7 +195,7 @@ def store_problems(slugs: list[str]) -> dict:
     do_run_build stores an outcome; returns {slug: BuiltProblem}."""
     from _pack import PACK, built
 
-    from codeopt_site.jobs import claim, finish
+    from foundation.jobs import claim, finish
     from problems.models import DatasetBuild, Problem
     from problems.pipeline.model import PipelineConfig
     from problems.services import do_create_build, do_import_packages, do_store_outcome
@@ -218,7 +218,7 @@ def store_problems(slugs: list[str]) -> dict:
 
 def scored(client, groups: list[tuple[str, list[str]]], reward_config: str) -> dict:
     """Submit one job and wait for it; its answer, client wall and row figures."""
-    from workers.models import ScoringJob
+    from scoring.models import ScoringJob
 
     started = time.perf_counter()
     job_id = client.submit(groups, reward_config)
@@ -356,7 +356,7 @@ def main() -> None:
     recreate_database()
     setup_django(**env)
     from rewards.services import do_load_configs
-    from runs.client import ScoringClient
+    from scoring.client import ScoringClient
 
     do_load_configs()
     _, _, token = make_owner()

@@ -28,9 +28,9 @@ from _harness import ROOT, burners, report  # noqa: E402
 WARM_START = """
 import json, sys, time
 import torch
-from workers.execution.samples import FAST, MIDDLE, SLOW
-from workers.training.policy import load_policy
-from workers.training.update import warm_start
+from execution.samples import FAST, MIDDLE, SLOW
+from training.policy import load_policy
+from training.update import warm_start
 
 examples = [("Print the sum of the numbers.", p) for p in (FAST, MIDDLE, SLOW)]
 model, tokenizer = load_policy("tiny", [t for pair in examples for t in pair], seed=0)

@@ -11,11 +11,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from codeopt_site.startup import exit_unless_reachable  # noqa: E402
+from foundation.startup import exit_unless_reachable  # noqa: E402
 from runs.routing import websocket_urlpatterns  # noqa: E402
 
 # The server exits, naming the variable, when its database, broker or channel layer cannot be
-# reached: before it listens, not at its first request (codeopt_site.startup).
+# reached: before it listens, not at its first request (foundation.startup).
 exit_unless_reachable("web")
 
 application = ProtocolTypeRouter(

@@ -1,13 +1,18 @@
 """The Celery app. Queues (CELERY_TASK_ROUTES): `default`, `timing`, `gpu`, `judge`. Tasks are
-in each app's `tasks.py`, found by autodiscovery; they keep the names they had when they all
-lived in workers/tasks.py ("workers.<task>"), so queued messages and routes still match."""
+in each app's `tasks.py`, found by autodiscovery, each named after its app ("training.train");
+the names they had before ("training.train") stay registered as aliases for one release, so
+messages already queued are still taken (foundation.sending.job_task(aliases=)).
+
+foundation.sending sends through `celery.current_app`: the app below, made current when it is
+created (Django imports this package with its settings), so the ground floor imports no
+project package."""
 
 import os
 
 from celery import Celery
 from celery.signals import worker_init
 
-from codeopt_site.startup import check_worker_start
+from foundation.startup import check_worker_start
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "codeopt_site.settings")
 
@@ -15,5 +20,5 @@ app = Celery("codeopt")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()  # every installed app's tasks.py
 # A worker exits, naming the variable, when it cannot reach its database or broker, before
-# it takes a message it could only lose (codeopt_site.startup).
+# it takes a message it could only lose (foundation.startup).
 worker_init.connect(check_worker_start, weak=False)

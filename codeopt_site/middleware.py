@@ -1,4 +1,4 @@
-"""The input policy (codeopt_site.inputs) at the door: a query string or a form holding a NUL
+"""The input policy (foundation.inputs) at the door: a query string or a form holding a NUL
 byte or an over-long value is answered 400, naming the field, before any view runs; JSON
 bodies are checked by the API's parser (InputPolicyJSONParser).
 
@@ -17,7 +17,7 @@ from django.shortcuts import render
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from codeopt_site import inputs
+from foundation import inputs
 
 log = logging.getLogger("codeopt.web")
 

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import dj_database_url
 
-from codeopt_site.broker import transport_for
-from codeopt_site.env import (
+from execution import isolation as _sandbox_isolation
+from foundation.broker import transport_for
+from foundation.env import (
     ConfigError,
     env_bool,
     env_int,
@@ -23,7 +24,6 @@ from codeopt_site.env import (
     redact,
     redact_url,
 )
-from workers.execution import isolation as _sandbox_isolation
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("CODEOPT_VAR_DIR") or BASE_DIR / "var")
@@ -56,10 +56,13 @@ INSTALLED_APPS = [
     "channels",
     "runs",
     "rewards",
-    "workers",
     "problems",
+    "scoring",
+    "training",
+    "timing",
     "evaluations",
     "judges",
+    "workers",
 ]
 
 MIDDLEWARE = [
@@ -169,7 +172,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     if CELERY_BROKER_URL.startswith(("redis", "rediss"))
     else {}
 )
-# filesystem://: kombu's filesystem transport, whole messages only (codeopt_site/broker.py)
+# filesystem://: kombu's filesystem transport, whole messages only (foundation/broker.py)
 CELERY_BROKER_TRANSPORT = transport_for(CELERY_BROKER_URL)
 if CELERY_BROKER_URL.startswith("filesystem"):
     for sub in ("queue", "control", "processed"):
@@ -178,11 +181,11 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {
-    "workers.run_timing_job": {"queue": "timing"},
+    "timing.run_timing_job": {"queue": "timing"},
     "problems.run_dataset_build": {"queue": "timing"},
-    "workers.train": {"queue": "gpu"},
-    "workers.score_rollouts": {"queue": "timing"},
-    "workers.score_part": {"queue": "timing"},
+    "training.train": {"queue": "gpu"},
+    "scoring.score_rollouts": {"queue": "timing"},
+    "scoring.score_part": {"queue": "timing"},
     # an evaluation that generates runs where models run; one of uploaded programs, where
     # programs are timed (services.do_create_evaluation picks)
     "evaluations.evaluate": {"queue": "gpu"},
@@ -197,17 +200,17 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # How long a starting process (web, worker, management command) waits for each service it
-# needs before it exits naming the variable to fix (codeopt_site.startup): a few seconds, so
+# needs before it exits naming the variable to fix (foundation.startup): a few seconds, so
 # that a wrong URL stops a deployment at once instead of failing its first jobs.
 STARTUP_CHECK_TIMEOUT_S = env_int("CODEOPT_STARTUP_TIMEOUT_S", 5, minimum=1)
-# A worker silent this long is dead: its running jobs are sent again (codeopt_site.jobs)
+# A worker silent this long is dead: its running jobs are sent again (foundation.jobs)
 CODEOPT_WORKER_DEAD_AFTER_S = env_int("CODEOPT_WORKER_DEAD_AFTER_S", 30, minimum=2)
 
 # --- metrics ingest ---------------------------------------------------------------------------
 METRICS_MAX_BATCH_POINTS = env_int("METRICS_MAX_BATCH_POINTS", 10_000, minimum=1)
 METRICS_DEFAULT_MAX_POINTS = env_int("METRICS_DEFAULT_MAX_POINTS", 2_000, minimum=10)
 
-# --- input policy (codeopt_site/inputs.py; docs/security.md) ------------------------------------
+# --- input policy (foundation/inputs.py; docs/security.md) ------------------------------------
 # Characters of one query-string value, and of one form field or JSON string.
 CODEOPT_MAX_QUERY_CHARS = env_int("CODEOPT_MAX_QUERY_CHARS", 2_000, minimum=100)
 CODEOPT_MAX_FIELD_CHARS = env_int("CODEOPT_MAX_FIELD_CHARS", 1_000_000, minimum=1_000)
@@ -217,7 +220,7 @@ CODEOPT_MAX_UPLOAD_LINES = env_int("CODEOPT_MAX_UPLOAD_LINES", 20_000, minimum=1
 # Pairs one judge batch may hold (each is an LLM call or an analyzer pass).
 CODEOPT_MAX_JUDGE_PAIRS = env_int("CODEOPT_MAX_JUDGE_PAIRS", 2_000, minimum=1)
 
-# --- scoring API (POST /api/scoring/; workers/scoring/) ------------------------------------------
+# --- scoring API (POST /api/scoring/; scoring/) ------------------------------------------
 # Programs (or completions) one request may hold, over all its groups.
 CODEOPT_SCORING_MAX_PROGRAMS = env_int("CODEOPT_SCORING_MAX_PROGRAMS", 512, minimum=1)
 # UTF-8 bytes of one program or completion (the sandbox refuses a source over 1 MiB).
@@ -250,13 +253,13 @@ SANDBOX_ERRORS_DEGRADED = env_int("SANDBOX_ERRORS_DEGRADED", 10, minimum=0)
 
 # --- paths users may name --------------------------------------------------------------------
 # A Timing job's package folder and a base model's folder, typed into a page, must lie inside
-# one of these roots (codeopt_site/paths.py, docs/security.md "Paths from users"); anywhere
+# one of these roots (foundation/paths.py, docs/security.md "Paths from users"); anywhere
 # else the answer is one fixed message, whether the path exists or not. os.pathsep-separated.
 CODEOPT_PACKAGE_ROOTS = env_paths(
     "CODEOPT_PACKAGE_ROOTS", [BASE_DIR / "problems" / "packs", VAR_DIR / "packages"]
 )
 CODEOPT_MODEL_ROOTS = env_paths("CODEOPT_MODEL_ROOTS", [VAR_DIR / "models"])
-# Where named base models (workers/training/base_models.py) are converted to, once, from the
+# Where named base models (lm/base_models.py) are converted to, once, from the
 # package that ships them: a folder under the first model root unless set. Every process of a
 # deployment (web, workers) should name the same folder, or each converts its own copy.
 CODEOPT_MODEL_CACHE = Path(env_str("CODEOPT_MODEL_CACHE") or CODEOPT_MODEL_ROOTS[0])
@@ -269,7 +272,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "codeopt_site.paging.StrictLimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "foundation.paging.StrictLimitOffsetPagination",
     "PAGE_SIZE": 100,
     # Trainers written in Python send bare NaN/Infinity (json.dumps does): accept them.
     "STRICT_JSON": False,
@@ -288,7 +291,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "codeopt_site.schema.document_errors",
+        "foundation.schema.document_errors",
     ],
 }
 
@@ -331,7 +334,7 @@ try:
 except ValueError as exc:
     raise ConfigError(str(exc)) from None
 
-# --- per-host calibration (workers/timing/calibration.py; docs/operations.md) ------------------
+# --- per-host calibration (scoring/calibration.py; docs/operations.md) ------------------
 # Seconds between two anchor calibrations of a timing worker (0: never calibrate). A factor
 # older than twice this is stale: the host stops taking scoring work.
 CODEOPT_ANCHOR_INTERVAL_S = env_int("CODEOPT_ANCHOR_INTERVAL_S", 600, minimum=0)

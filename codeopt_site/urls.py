@@ -4,19 +4,20 @@ from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from codeopt_site import inputs
+from codeopt_site import pages
 from codeopt_site.views import favicon, healthz, not_found
 from evaluations import views as evaluation_views
+from foundation import inputs
 from judges import views as judge_views
 from problems import views as problem_views
 from problems.api import ProblemViewSet
 from rewards import views as reward_views
 from runs import views as run_views
 from runs.api import RunViewSet
+from scoring.api import ScoringViewSet
+from training import views as training_views
+from workers import views as timing_views
 from workers.api import SandboxFailureViewSet
-from workers.scoring.api import ScoringViewSet
-from workers.timing import views as timing_views
-from workers.training import views as training_views
 
 
 class IdConverter:
@@ -43,10 +44,10 @@ router.register("scoring", ScoringViewSet, basename="api-scoring")
 router.register("sandbox-failures", SandboxFailureViewSet, basename="api-sandbox-failure")
 
 urlpatterns = [
-    path("", run_views.run_list, name="run-list"),
+    path("", pages.run_list, name="run-list"),
     path("runs/compare/", run_views.run_compare, name="run-compare"),
-    path("runs/<id:run_id>/", run_views.run_detail, name="run-detail"),
-    path("runs/<id:run_id>/progress/", run_views.run_progress, name="run-progress"),
+    path("runs/<id:run_id>/", pages.run_detail, name="run-detail"),
+    path("runs/<id:run_id>/progress/", pages.run_progress, name="run-progress"),
     path("timing/", timing_views.timing_page, name="timing"),
     path("timing/data.json", timing_views.timing_data, name="timing-data"),
     path("timing/retry/<str:kind>/<str:job_id>/", timing_views.timing_retry, name="timing-retry"),

@@ -1,7 +1,7 @@
 """Empirical scaling exponents: run programs on inputs of growing size from a problem's
 generator and fit log(CPU time) against log(size) (evaluations.metrics.scaling_exponent).
 
-Plain Python over the sandbox (workers.execution): no Django. Each round runs every program
+Plain Python over the sandbox (execution): no Django. Each round runs every program
 at every size, smallest first, so that the programs and the sizes see the same machine
 state (measured size after size, this VM's speed moving between sizes bent a quadratic
 program's exponent to 1.55); each point is the fastest of the rounds (noise on this machine
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evaluations.metrics import scaling_exponent
-from workers.execution.affinity import pinned_core
-from workers.execution.engine import Case, Program, collect_outputs
-from workers.execution.generate import run_generator
-from workers.execution.sandbox import Limits
+from execution.affinity import pinned_core
+from execution.engine import Case, Program, collect_outputs
+from execution.generate import run_generator
+from execution.sandbox import Limits
 
 SIZE_FRACTIONS = (0.25, 0.5, 1.0, 2.0)
 """The sizes measured, as multiples of the optimization test's SIZE (an 8x range reaching
@@ -64,7 +64,7 @@ def measure_scaling(
 ) -> ScalingReport:
     """Exponents of Python `programs` ({name: source}) on the generator's inputs at
     `fractions` of `size` (seeded by `seed`), the fastest of `repeats` runs at each size,
-    every run on one core (workers.execution.affinity). A program that fails or runs past
+    every run on one core (execution.affinity). A program that fails or runs past
     `cap_s` has no point there, nor at any larger size. The start-up cost is the empty
     program's fastest run over all sizes. ValueError when the generator fails."""
     with pinned_core():

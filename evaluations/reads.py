@@ -7,10 +7,14 @@ import csv
 import io
 import math
 
-from codeopt_site import inputs
-from codeopt_site.jobs import heartbeats, shown_status
 from evaluations import metrics
 from evaluations.models import Evaluation
+from foundation import inputs
+from foundation.jobs import shown_status
+from foundation.liveness import heartbeats
+from foundation.tenancy import team_scoped
+from problems.loading import problems_per_split
+from workers.queues import Queues
 
 SPLITS = ("test", "train", "all")
 """In the order a default is chosen: the held-out problems first."""
@@ -18,7 +22,6 @@ SPLITS = ("test", "train", "all")
 
 def split_counts() -> dict[str, int]:
     """{split: problems an evaluation of it would score} (problems.loading)."""
-    from problems.loading import problems_per_split
 
     return problems_per_split()
 
@@ -61,7 +64,6 @@ def outcomes_of(evaluation: Evaluation) -> dict[str, list[metrics.SampleOutcome]
 
 def visible_evaluations(user):
     """Evaluations of the user's teams; all for staff; none for an anonymous user."""
-    from runs.services import team_scoped
 
     return team_scoped(Evaluation.objects.select_related("owner", "team", "run"), user)
 
@@ -116,7 +118,6 @@ def headline(evaluation: Evaluation) -> dict:
 def list_rows(user, limit: int = 200, run=None) -> list[dict]:
     """The newest evaluations the user can see (of `run` only, when given): progress, what
     a queued one waits for, and headline figures."""
-    from workers.queues import Queues
 
     queues = Queues(user)
     evaluations = visible_evaluations(user)

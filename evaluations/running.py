@@ -13,16 +13,20 @@ from pathlib import Path
 import numpy as np
 from django.conf import settings
 
-from codeopt_site import inputs
-from codeopt_site.jobs import Progress
 from evaluations import metrics
 from evaluations.complexity import measure_scaling
 from evaluations.models import Evaluation, EvaluationSample
-from problems.loading import function_task, loaded_problems, scoring_problem, slowest_reference
+from foundation import inputs
+from foundation.jobs import Progress
+from lm.base_models import prompt_style
+from lm.prompts import make_prompt
+from problems.loading import function_task, slowest_reference
 from problems.models import Problem, ProblemTest, ReferenceSolution
 from rewards.engine import RewardConfig
-from workers.training.scoring import score_group_retrying
-from workers.training.services import checkpoint_steps
+from rewards.runtimes import loaded_problems
+from scoring.problems import scoring_problem
+from scoring.scorer import score_group_retrying
+from training.services import checkpoint_steps
 
 COMPLEXITY_MARGIN = 0.25
 """A program scales better than the median human when its exponent is lower by more than
@@ -34,16 +38,13 @@ class EvalProblem:
     slug: str
     problem_id: int
     prompt: str  # as the evaluated run was prompted (with its baseline program, if it was)
-    scoring: object  # workers.training.scoring.ScoringProblem
-    loaded: object  # problems.loading.LoadedProblem: reference names, optimization tests
+    scoring: object  # scoring.scorer.ScoringProblem
+    loaded: object  # rewards.runtimes.LoadedProblem: reference names, optimization tests
     harness: str = ""  # after the function of a problem posed as one (problems.function_task)
 
 
 def evaluation_problems(evaluation: Evaluation, folder: Path) -> list[EvalProblem]:
     """The evaluation's problems with their tests written under `folder`."""
-    from workers.training.base_models import prompt_style
-    from workers.training.rollout import make_prompt  # torch: loaded where evaluations run
-
     run_config = json.loads(evaluation.run.config) if evaluation.run else {}
     with_baseline = bool(run_config.get("baseline_program"))
     split = "" if evaluation.split == "all" else evaluation.split
@@ -69,8 +70,8 @@ def generate(evaluation: Evaluation, problems: list[EvalProblem], progress: Prog
     # torch: loaded where evaluations run, not in the web process
     import torch
 
-    from workers.training.policy import load_checkpoint, load_policy
-    from workers.training.rollout import sample_groups
+    from training.policy import load_checkpoint, load_policy
+    from training.rollout import sample_groups
 
     if evaluation.source == Evaluation.Source.RUN:
         kept = checkpoint_steps(evaluation.run.training)

@@ -1,6 +1,6 @@
 """Evaluation services: check a request, create an evaluation, run it (the Celery task's
 body). The figures come from evaluations.metrics; generation and scoring reuse the trainer's
-(workers.training) and the timing service's (workers.execution) code."""
+(training) and the timing service's (execution) code."""
 
 from __future__ import annotations
 
@@ -11,14 +11,20 @@ from pathlib import Path
 
 from django.db import transaction
 
-from codeopt_site import inputs
-from codeopt_site.jobs import Progress, claim, create_job, enqueue, failure_recorded, finish
 from evaluations import metrics, running
 from evaluations.models import Evaluation, EvaluationSample
 from evaluations.reads import SPLITS, default_split, outcomes_of, split_counts
 from evaluations.uploads import parse_completions
-from workers.execution.isolation import active_isolation
-from workers.execution.retries import counted
+from execution.isolation import active_isolation
+from execution.retries import counted
+from foundation import inputs
+from foundation.jobs import Progress, claim, create_job, failure_recorded, finish
+from foundation.sending import enqueue
+from lm.base_models import TINY
+from problems.models import Problem
+from rewards.runtimes import loaded_problems
+from runs.services import visible_runs
+from training.services import check_model, checkpoint_steps
 
 MAX_SAMPLES = 200
 
@@ -86,11 +92,6 @@ def _no_problems(split: str, counts: dict[str, int]) -> str:
 def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = None):
     """EvaluationRequest for `data` (form or CLI fields) and an optional upload (file name,
     text); ValueError naming the field at fault, before anything is written."""
-    from problems.loading import loaded_problems
-    from runs.services import visible_runs
-    from workers.training.policy import TINY
-    from workers.training.services import check_model, checkpoint_steps
-
     source = data.get("source") or ""
     if source not in Evaluation.Source.values:
         raise ValueError(f"source: {source!r} is not one of {', '.join(Evaluation.Source.values)}")
@@ -175,7 +176,6 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
 def do_create_evaluation(owner, team, request: EvaluationRequest, queue: bool = True):
     """The Evaluation row (and an upload's samples, not scored yet); with `queue`, the task
     goes to the `gpu` queue when it generates, to `timing` when it only scores."""
-    from problems.models import Problem
 
     with transaction.atomic():
         evaluation = create_job(

@@ -1,10 +1,9 @@
-"""Celery tasks of evaluations: take ids, call one service. Names kept from when every task was in
-workers/tasks.py (queued messages and CELERY_TASK_ROUTES match them)."""
+"""Celery task of evaluations: take the evaluation's id, call one service."""
 
 from __future__ import annotations
 
-from codeopt_site.jobs import job_task, worker_name
 from evaluations.services import do_run_evaluation
+from foundation.sending import job_task, worker_name
 
 
 # An evaluation generates (queue `gpu`, where models run) or only scores uploaded programs

@@ -6,7 +6,7 @@ Plain Python; evaluations/services.check_evaluation_request calls it.
 
 from __future__ import annotations
 
-from codeopt_site import jsonlines
+from foundation import jsonlines
 
 
 def parse_completions(

@@ -8,8 +8,11 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from codeopt_site import jsonlines
 from evaluations import reads, services
+from foundation import jsonlines
+from foundation.tenancy import check_team_for_new_run, user_teams
+from runs.services import visible_runs
+from training.services import checkpoint_steps, model_choices
 
 FORM_FIELDS = (
     "source", "run", "step", "model", "split", "problems", "n", "temperature", "seed",
@@ -28,9 +31,6 @@ DEFAULTS = {
 
 @login_required
 def evaluations_page(request):
-    from runs.services import check_team_for_new_run, user_teams, visible_runs
-    from workers.training.services import checkpoint_steps, model_choices
-
     counts = reads.split_counts()
     default_split = reads.default_split(counts)
     error = ""

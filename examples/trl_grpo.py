@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
+from integrations.trl import CodeoptCallback, CodeoptReward  # noqa: E402
 from runs.client import create_run, set_status  # noqa: E402
-from runs.integrations.trl import CodeoptCallback, CodeoptReward  # noqa: E402
 
 
 def prompt_dataset(server: str, token: str, split: str, model: str = "tiny") -> list[dict]:
@@ -43,8 +43,8 @@ def prompt_dataset(server: str, token: str, split: str, model: str = "tiny") -> 
 
 def tiny_policy(corpus: list[str]):
     """A 1-layer GPT-2 and a byte-level BPE tokenizer trained on the prompts (codeopt's own
-    tiny-model recipe, workers/training/policy.py, made smaller)."""
-    from workers.training.policy import TinyModelConfig, tiny_model, train_tokenizer
+    tiny-model recipe, training/policy.py, made smaller)."""
+    from training.policy import TinyModelConfig, tiny_model, train_tokenizer
 
     tokenizer = train_tokenizer(corpus, vocab_size=512)
     return tiny_model(tokenizer, TinyModelConfig(n_layer=1, n_head=2, n_embd=32)), tokenizer
@@ -59,11 +59,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reward-config", default="binary-top30")
     parser.add_argument("--team", default=None)
     parser.add_argument("--generations", type=int, default=4, help="Completions per prompt.")
-    parser.add_argument("--max-completion-length", type=int, default=None, help="Tokens "
-                        "(default: 24 for tiny, 192 for a named model).")
+    parser.add_argument(
+        "--max-completion-length",
+        type=int,
+        default=None,
+        help="Tokens (default: 24 for tiny, 192 for a named model).",
+    )
     parser.add_argument("--model", default="tiny", help="tiny or smollm2-135m-instruct")
-    parser.add_argument("--model-cache", default=str(Path(__file__).parents[1] / "var/models"),
-                        help="Where the named model was converted (make install: var/models).")
+    parser.add_argument(
+        "--model-cache",
+        default=str(Path(__file__).parents[1] / "var/models"),
+        help="Where the named model was converted (make install: var/models).",
+    )
     args = parser.parse_args(argv)
     real = args.model != "tiny"
     completion_length = args.max_completion_length or (192 if real else 24)
@@ -85,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         **fields,
     )
     if real:
-        from workers.training.policy import load_policy
+        from training.policy import load_policy
 
         model, tokenizer = load_policy(args.model, cache_root=Path(args.model_cache))
     else:

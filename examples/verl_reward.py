@@ -8,7 +8,7 @@ In a verl run the same function is configured (verl itself is not needed here):
 
     data.train_files=codeopt-train.parquet
     reward_model.reward_manager=batch
-    custom_reward_function.path=runs/integrations/verl.py
+    custom_reward_function.path=integrations/verl.py
     custom_reward_function.name=compute_score_batch
 """
 
@@ -23,16 +23,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from runs.integrations.verl import compute_score, compute_score_batch  # noqa: E402
+from integrations.verl import compute_score, compute_score_batch  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> list[float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="train")
     parser.add_argument("--out", default="", help="Also write the Parquet file here.")
-    parser.add_argument("--model", default="tiny", help="The model the prompts are written for "
-                        "(smollm2-135m-instruct: its system and user turns; verl applies the "
-                        "chat template).")
+    parser.add_argument(
+        "--model",
+        default="tiny",
+        help="The model the prompts are written for "
+        "(smollm2-135m-instruct: its system and user turns; verl applies the "
+        "chat template).",
+    )
     args = parser.parse_args(argv)
     import pyarrow.parquet as pq
 

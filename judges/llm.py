@@ -1,6 +1,6 @@
 """The LLM judge: any OpenAI-compatible chat-completions endpoint (a vLLM server running an
 open model such as GPT-OSS-120B, or a hosted API), through the `openai` client, which
-retries 429, 5xx and timeouts with exponential backoff (judges/endpoint.py, shared with the
+retries 429, 5xx and timeouts with exponential backoff (foundation/llm_endpoint.py, shared with the
 generator writer). Plain Python, no Django.
 
 Blind: the two programs are shown as "Program A" and "Program B" in an order drawn per pair,
@@ -16,8 +16,8 @@ import json
 import random
 from dataclasses import dataclass, field
 
+from foundation.llm_endpoint import EndpointSettings, EnvReader, ask, make_client, map_concurrently
 from judges.categories import CATEGORIES, DEFINITIONS
-from judges.endpoint import EndpointSettings, EnvReader, ask, make_client, map_concurrently
 
 PROMPT_VERSION = "speedup-source-v1"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from codeopt_site.jobs import Job
+from foundation.jobs import Job
 from judges.categories import CATEGORIES
 
 CATEGORY_CHOICES = [(c, c) for c in CATEGORIES]

@@ -11,7 +11,9 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
-from codeopt_site.jobs import heartbeats, shown_status
+from foundation.jobs import shown_status
+from foundation.liveness import heartbeats
+from foundation.tenancy import team_scoped
 from judges.categories import CATEGORIES, PAPER_SHARES
 from judges.models import JudgeBatch, JudgePair, Judgment
 
@@ -20,8 +22,6 @@ JUDGE_ORDER = ("analyzer", "llm", "human")
 
 
 def visible_batches(user):
-    from runs.services import team_scoped
-
     return team_scoped(JudgeBatch.objects.select_related("owner", "team", "evaluation"), user)
 
 

@@ -1,9 +1,9 @@
-"""Celery tasks of judges: take ids, call one service. Names kept from when every task was in
-workers/tasks.py (queued messages and CELERY_TASK_ROUTES match them)."""
+"""Celery tasks of judges: take ids, call one service. Each is named after its app; its
+former name ("workers.<task>") stays registered as an alias for one release."""
 
 from __future__ import annotations
 
-from codeopt_site.jobs import job_task, worker_name
+from foundation.sending import job_task, worker_name
 from judges.services import do_run_batch
 
 

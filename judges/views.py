@@ -12,7 +12,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from codeopt_site import inputs, jsonlines
+from evaluations.models import Evaluation
+from evaluations.reads import visible_evaluations
+from foundation import inputs, jsonlines
+from foundation.tenancy import check_team_for_new_run, user_teams
 from judges import reads, services
 from judges.categories import CATEGORIES, DEFINITIONS
 from judges.llm import LLMSettings
@@ -28,10 +31,6 @@ def _batch(user, batch_id: int) -> JudgeBatch:
 
 @login_required
 def judges_page(request):
-    from evaluations.models import Evaluation
-    from evaluations.reads import visible_evaluations
-    from runs.services import check_team_for_new_run, user_teams
-
     llm = LLMSettings.from_env()
     values = {
         "evaluation": request.GET.get("evaluation", ""),

@@ -10,10 +10,9 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 
+from lm.base_models import BASE_MODELS, TINY
 from problems import exports, reads
 from problems.models import Problem
-from workers.training.base_models import BASE_MODELS
-from workers.training.config import TINY
 
 PROMPT_MODELS = [TINY, *BASE_MODELS]
 

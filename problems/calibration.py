@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from scipy.stats import spearmanr, theilslopes
 
-from workers.execution.ranking import percentile_on_test
+from foundation.ranking import percentile_on_test
 
 
 @dataclass(frozen=True)

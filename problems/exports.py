@@ -24,7 +24,7 @@ MEDIA_TYPES = {"jsonl": "application/x-ndjson", "parquet": "application/vnd.apac
 @dataclass
 class PromptRow:
     problem: str  # the slug: what a trainer passes back to POST /api/scoring/
-    prompt: str  # as our trainer prompts (workers/training/prompts.make_prompt)
+    prompt: str  # as our trainer prompts (training/prompts.make_prompt)
     split: str
     messages: list[dict] | None = None  # the prompt as chat turns (prompts.chat_messages)
 

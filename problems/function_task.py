@@ -1,6 +1,6 @@
 """A problem posed to models as one function instead of its statement (a pack's
 `function.yaml`): what the model is asked, and the harness that turns the function into the
-stdin-to-stdout program that is scored (workers/training/prompts.py). Plain Python."""
+stdin-to-stdout program that is scored (lm/prompts.py). Plain Python."""
 
 from __future__ import annotations
 

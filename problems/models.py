@@ -10,7 +10,7 @@ import gzip
 
 from django.db import models
 
-from codeopt_site.jobs import Job
+from foundation.jobs import Job
 
 
 class Split(models.TextChoices):
@@ -34,7 +34,7 @@ class Problem(models.Model):
     checker = models.JSONField(
         default=dict,
         blank=True,
-        help_text="Default-validator settings (workers.execution.checker).",
+        help_text="Default-validator settings (execution.checker).",
     )
     validator_source = models.TextField(
         blank=True, default="", help_text="A custom C++ output validator, when the problem has one."
@@ -48,7 +48,7 @@ class Problem(models.Model):
         default=dict,
         blank=True,
         help_text="The problem posed to models as one function: {name, request, harness} "
-        "(workers.training.prompts.FunctionTask); empty: posed as its statement.",
+        "(lm.prompts.FunctionTask); empty: posed as its statement.",
     )
     discrimination = models.FloatField(
         null=True,

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
-from codeopt_site.jobs import job_table_row
+from foundation.jobs import job_table_row
+from lm.base_models import prompt_style
+from lm.prompts import chat_messages, make_prompt
 from problems.exports import PromptRow
 from problems.generators import SOURCES
 from problems.loading import function_task
@@ -22,8 +24,6 @@ from problems.models import (
     Split,
 )
 from problems.pipeline import PipelineConfig
-from workers.training.base_models import prompt_style
-from workers.training.prompts import chat_messages, make_prompt
 
 
 @dataclass

@@ -7,7 +7,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 
-from codeopt_site import inputs, jobs
+from foundation import inputs, liveness
 from problems import reads, services
 from problems.models import Calibration, DatasetBuild, Problem
 from problems.pipeline import PipelineConfig
@@ -96,7 +96,7 @@ def dataset_page(request):
 
 @login_required
 def dataset_data(request):
-    beats = jobs.heartbeats()
+    beats = liveness.heartbeats()
     return JsonResponse(
         {"builds": [reads.build_row(b, beats) for b in DatasetBuild.objects.all()[:50]]}
     )

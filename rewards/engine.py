@@ -11,9 +11,9 @@ The design space, applied in this order:
 2. in-execution limits: an absolute per-test limit, or one at a percentile of the human
    times; a program over the limit on a counted test is treated as timed out (cost `inf`);
 3. post-execution ranking: the speed percentile (share of correct references faster, ties
-   half, as in `workers.execution.ranking`) averaged over the counted tests, against a bar τ;
+   half, as in `foundation.ranking`) averaged over the counted tests, against a bar τ;
    a program that failed a counted test (cost nan) has none (nan) and is never fast
-   (`workers.execution.ranking.failed`), gated or not;
+   (`foundation.ranking.failed`), gated or not;
 4. a combination into one number per program (binary, graded, weighted, alternating), with
    correctness gating: a wrong program never earns speed credit.
 """
@@ -24,8 +24,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from rewards.typed import bounded, load_config, within_bounds
-from workers.execution.ranking import (
+from foundation.ranking import (
     DEFAULT_TIE_BAND,
     DEFAULT_TIE_RAMP,
     EXACT,
@@ -33,6 +32,7 @@ from workers.execution.ranking import (
     failed,
     faster_share,
 )
+from foundation.typed import bounded, load_config, within_bounds
 
 COMBINATIONS = ("binary", "graded", "weighted", "alternating")
 REFERENCE_TIMINGS = ("interleaved", "stored")
@@ -75,7 +75,7 @@ class RewardConfig:
     """No speed credit for a wrong program (always on for binary and graded)."""
     tie_band: float = bounded(DEFAULT_TIE_BAND, 0, 0.99)
     """Ranking: a program and a reference whose costs differ by at most this share of the
-    smaller one are a tie, 1/2 each (workers.execution.ranking.Ties; DEFAULT_TIE_BAND says
+    smaller one are a tie, 1/2 each (foundation.ranking.Ties; DEFAULT_TIE_BAND says
     why 0.08)."""
     noise_band_factor: float = bounded(0.0, 0, 20)
     """Ranking: the scorer widens tie_band to this many times the noise it measured (the
@@ -213,7 +213,7 @@ def per_test_percentiles(
     """(..., P, T) share of valid references faster than each program on each test, near
     costs tied or graded by `ties` (see `faster_share`), x 100; a timed-out program scores
     100; nan where the test has no valid reference (same definitions as
-    workers.execution.ranking.percentile_on_test).
+    foundation.ranking.percentile_on_test).
     program_costs (..., P, T), reference_costs (..., R, T)."""
     programs = program_costs[..., :, None, :]  # (..., P, 1, T)
     references = reference_costs[..., None, :, :]  # (..., 1, R, T)

@@ -10,12 +10,12 @@ import json
 import math
 import time
 
-from problems.loading import load_problem_runtimes
 from problems.models import Problem
 from rewards import engine
 from rewards.config_files import BUILTIN_CONFIGS, read_config_file
 from rewards.design_ranking import rank_designs
 from rewards.models import RewardConfig, RewardRanking
+from rewards.runtimes import load_problem_runtimes
 from rewards.services import MAX_NOISE_CV, SPLITS, check_problem_slugs
 
 RANKING_DRAWS = 8
@@ -81,7 +81,7 @@ def do_rank_reward_designs(
 
     1. check the arguments and load the configurations;
     2. choose the problems (quick: at most QUICK_MAX_PROBLEMS among those with stored
-       runtimes) and load their runtimes (problems.loading.load_problem_runtimes);
+       runtimes) and load their runtimes (rewards.runtimes.load_problem_runtimes);
     3. rank (QUICK_RANKING_DRAWS or RANKING_DRAWS noise draws) and store.
     """
     started = time.monotonic()
@@ -141,7 +141,6 @@ def do_rank_reward_designs(
         )
         result.update(id=row.pk, created_at=row.created_at.isoformat())
     return result
-
 
 
 def rank_reward_designs(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from codeopt_site.jobs import Job
+from foundation.jobs import Job
 from rewards import engine
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Count
 
-from codeopt_site import inputs
-from codeopt_site.jobs import job_table_row
+from foundation import inputs
+from foundation.jobs import job_table_row
 from rewards.models import RewardConfig, RewardRanking, Simulation
 
 _FILTER_PHRASES = {

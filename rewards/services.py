@@ -16,12 +16,14 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from codeopt_site.jobs import Progress, claim, enqueue, failure_recorded, finish
-from problems.loading import load_problem_runtimes
+from foundation.jobs import Progress, claim, failure_recorded, finish
+from foundation.sending import enqueue
+from foundation.tenancy import check_team_for_new_run
 from problems.models import Problem
 from rewards import engine
 from rewards.config_files import BUILTIN_CONFIGS, read_config_file
 from rewards.models import RewardConfig, Simulation
+from rewards.runtimes import load_problem_runtimes
 from rewards.simulator import RANK_AGAINST, simulate
 
 MAX_NOISE_LEVELS = 8
@@ -87,7 +89,6 @@ def do_save_config(
 def check_config_team(user, team_name: str):
     """The team a new configuration saved from a page belongs to: the named one, else the
     user's only team; staff who name none save a shared one (None)."""
-    from runs.services import check_team_for_new_run
 
     if not team_name and user.is_staff:
         return None

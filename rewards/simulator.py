@@ -53,6 +53,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy.stats import rankdata
 
+from foundation.ranking import EXACT, Ties, failed
 from rewards.engine import (
     ProblemRuntimes,
     RewardConfig,
@@ -62,7 +63,6 @@ from rewards.engine import (
     program_time_limits,
     shares_faster,
 )
-from workers.execution.ranking import EXACT, Ties, failed
 
 DECILES = 10
 FLAT_DENSITY = 0.1

@@ -9,10 +9,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from codeopt_site import inputs, jobs
+from foundation import inputs, liveness
+from foundation.tenancy import user_teams
 from rewards import reads, services
 from rewards.models import RewardConfig, Simulation
-from runs.services import user_teams
 
 DEFAULT_FIELDS = "speed_bar: 30\ncombination: binary\n"
 
@@ -104,7 +104,7 @@ def recommend(request, config_id: int):
 
 @login_required
 def simulations_data(request):
-    beats = jobs.heartbeats()
+    beats = liveness.heartbeats()
     return JsonResponse(
         {"simulations": [reads.simulation_row(s, beats) for s in Simulation.objects.all()[:30]]}
     )

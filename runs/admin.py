@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from runs.models import Run, Team
+from foundation.tenancy import Team
+from runs.models import Run
 
 
 @admin.register(Team)

@@ -21,6 +21,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
+from foundation.tenancy import check_team_for_new_run
 from rewards.models import RewardConfig
 from runs import reads, services
 from runs.ingest import MAX_KEY_LENGTH, BatchError
@@ -120,7 +121,7 @@ class RunSerializer(serializers.ModelSerializer):
         user = self.context["request"].user
         team_name = validated_data.pop("team", {}).get("name")
         try:
-            team = services.check_team_for_new_run(user, team_name)
+            team = check_team_for_new_run(user, team_name)
         except ValueError as exc:
             raise ValidationError({"team": str(exc).split(": ", 1)[1]}) from None
         return services.do_create_run(owner=user, team=team, **validated_data)

@@ -25,13 +25,7 @@ it spooled. The server stores each (run, step, key) once, so a batch sent twice 
 harmless. A batch the server rejects as invalid (HTTP 400) is never retried: it goes to
 `<spool>.rejected` with the server's reason.
 
-Scoring (issue 18): `score(base_url, token, groups, reward_config)` sends programs (or
-completions) to POST /api/scoring/, long-polls GET /api/scoring/<id>/?wait= until the timing
-workers are done and returns the rewards per group in the order sent; `ScoringClient` keeps
-the settings and gives the whole answer (verdicts, speed percentiles, group kinds). An
-unreachable server, a 5xx or a 429 is retried with backoff; past the retries a
-ServiceUnavailable says which server did not answer. A 4xx names the refused field
-(ServerRejected); a job that failed raises ScoringFailed.
+Scoring programs from a trainer: scoring/client.py (it sends through `api_request` here).
 """
 
 from __future__ import annotations
@@ -90,7 +84,7 @@ def _encode_value(value: float | int | None) -> float | int | str | None:
     return value
 
 
-def _request(method: str, url: str, token: str, body: dict | None, timeout: float) -> dict:
+def api_request(method: str, url: str, token: str, body: dict | None, timeout: float) -> dict:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(url, data=data, method=method)
     req.add_header("Authorization", f"Token {token}")
@@ -111,12 +105,12 @@ def _request(method: str, url: str, token: str, body: dict | None, timeout: floa
 def create_run(base_url: str, token: str, name: str, *, timeout: float = 10.0, **fields) -> int:
     """Create a run (fields: team, config, model_name, tags, notes, status); returns its id."""
     body = {"name": name, **fields}
-    return int(_request("POST", f"{base_url.rstrip('/')}/api/runs/", token, body, timeout)["id"])
+    return int(api_request("POST", f"{base_url.rstrip('/')}/api/runs/", token, body, timeout)["id"])
 
 
 def set_status(base_url: str, token: str, run_id: int, status: str, *, timeout: float = 10.0):
     url = f"{base_url.rstrip('/')}/api/runs/{run_id}/"
-    return _request("PATCH", url, token, {"status": status}, timeout)
+    return api_request("PATCH", url, token, {"status": status}, timeout)
 
 
 def spool_path(base_url: str, run_id: int, spool_dir: str | os.PathLike | None = None) -> Path:
@@ -437,7 +431,7 @@ class MetricsClient:
             if timeout <= 0:
                 raise ConnectionError("close()'s deadline passed")
         try:
-            _request("POST", self.url, self.token, {"points": points}, timeout)
+            api_request("POST", self.url, self.token, {"points": points}, timeout)
         except ConnectionError as exc:
             text = str(exc)
             kind = text.split(":")[0] if text.startswith("HTTP ") else "unreachable"
@@ -495,90 +489,3 @@ class MetricsClient:
 
 
 _REPLAY = object()
-
-
-class ServiceUnavailable(ConnectionError):
-    """The scoring service did not answer (down, or overloaded) through every retry."""
-
-
-class ScoringFailed(RuntimeError):
-    """The scoring job ended `failed` (its error says why; one failed in the sandbox can be
-    retried from the Timing page and waited for again)."""
-
-
-class ScoringClient:
-    """Scoring through a codeopt server's API (POST /api/scoring/, GET .../<id>/?wait=).
-
-    groups: [{"problem": SLUG, "programs": [TEXT, ...]}] or "completions" instead of
-    "programs", or (slug, programs) pairs."""
-
-    def __init__(
-        self,
-        base_url: str,
-        token: str,
-        *,
-        timeout: float = 3600.0,
-        retries: int = 6,
-        poll_wait: float = 30.0,
-    ):
-        self.base_url = base_url.rstrip("/")
-        self.token = token
-        self.timeout = timeout  # seconds a job may take, queue wait included
-        self.retries = retries  # attempts per HTTP call, with doubling backoff
-        self.poll_wait = poll_wait  # seconds of one long-poll
-
-    def _call(self, method: str, path: str, body: dict | None, timeout: float) -> dict:
-        delay, last = 0.5, None
-        for _ in range(max(self.retries, 1)):
-            try:
-                return _request(method, self.base_url + path, self.token, body, timeout)
-            except ConnectionError as exc:  # down, 5xx, 429: worth another try
-                last = exc
-                time.sleep(delay)
-                delay = min(delay * 2, MAX_BACKOFF)
-        raise ServiceUnavailable(
-            f"codeopt scoring service at {self.base_url} did not answer {method} {path} "
-            f"after {self.retries} attempts (is the server up?): {last}"
-        )
-
-    def submit(self, groups, reward_config: str, **fields) -> int:
-        """Queue a scoring job; returns its id. fields: run, step, policy_version, tie_band,
-        request_key (default: a fresh random one, so that a retry of this POST after a lost
-        answer gets the same job back instead of queueing it twice)."""
-        sent = [
-            group if isinstance(group, dict) else {"problem": group[0], "programs": list(group[1])}
-            for group in groups
-        ]
-        body = {"reward_config": reward_config, "groups": sent, "request_key": uuid.uuid4().hex}
-        body.update({k: v for k, v in fields.items() if v is not None})
-        return int(self._call("POST", "/api/scoring/", body, 60.0)["id"])
-
-    def wait(self, job_id: int) -> dict:
-        """The job's answer once done (long-polls); ScoringFailed if it failed, TimeoutError
-        past `timeout`."""
-        deadline = time.monotonic() + self.timeout
-        while True:
-            wait = max(min(self.poll_wait, deadline - time.monotonic()), 0.0)
-            answer = self._call("GET", f"/api/scoring/{job_id}/?wait={wait:.1f}", None, wait + 30)
-            if answer["status"] == "done":
-                return answer
-            if answer["status"] == "failed" and not answer["error"].startswith("SandboxError"):
-                raise ScoringFailed(f"scoring job {job_id} failed: {answer['error']}")
-            if time.monotonic() >= deadline:
-                raise TimeoutError(
-                    f"scoring job {job_id} is {answer['status']} after {self.timeout:g} s "
-                    f"({answer.get('stage') or 'no stage'}): is a worker consuming `timing`?"
-                )
-
-    def score_job(self, groups, reward_config: str, **fields) -> dict:
-        return self.wait(self.submit(groups, reward_config, **fields))
-
-    def score(self, groups, reward_config: str, **fields) -> list[list[float]]:
-        answer = self.score_job(groups, reward_config, **fields)
-        return [[sample["reward"] for sample in group["samples"]] for group in answer["groups"]]
-
-
-def score(base_url: str, token: str, groups, reward_config: str, **fields) -> list[list[float]]:
-    """Rewards per group, in the order sent (ScoringClient.score with its defaults; fields:
-    run, step, policy_version, tie_band)."""
-    return ScoringClient(base_url, token).score(groups, reward_config, **fields)

@@ -1,4 +1,4 @@
-"""Runs, teams and per-step metric points.
+"""Runs and per-step metric points (teams: foundation/tenancy.py).
 
 Metric storage is split in two tables so that a key string is stored once per run, not once
 per point: `MetricSeries` (one row per run and key, with running summaries) and `MetricPoint`
@@ -15,16 +15,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-
-class Team(models.Model):
-    name = models.CharField(max_length=100, unique=True)
-    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teams", blank=True)
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
+from foundation.tenancy import Team  # noqa: F401  (runs.Team: the migrations' name for it)
 
 
 class RunStatus(models.TextChoices):

@@ -16,11 +16,12 @@ from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from foundation.tenancy import Team, team_scoped
 from runs import metric_store
 from runs.broadcasts import notify_metrics, notify_run_status
 from runs.downsample import downsample_indices
 from runs.ingest import encode_value, parse_batch
-from runs.models import MetricSeries, Run, RunStatus, Team
+from runs.models import MetricSeries, Run, RunStatus
 
 # A live message carries at most this many points per key; a larger batch is downsampled
 # (extremes kept) so that a 5,000-point batch does not flood every open page.
@@ -29,49 +30,14 @@ LIVE_POINTS_PER_KEY = 500
 # --- who sees what --------------------------------------------------------------------------
 
 
-def team_scoped(rows: QuerySet, user) -> QuerySet:
-    """The rows (of a model with a `team`) of the user's teams; all for staff; none for an
-    anonymous user."""
-    if not user.is_authenticated:
-        return rows.none()
-    if user.is_staff:
-        return rows
-    return rows.filter(team__members=user)
-
-
 def visible_runs(user) -> QuerySet[Run]:
     """Runs of the user's teams; every run for staff; none for an anonymous user."""
     return team_scoped(Run.objects.select_related("owner", "team"), user)
 
 
-def user_teams(user) -> QuerySet[Team]:
-    if user.is_staff:
-        return Team.objects.all()
-    return Team.objects.filter(members=user)
-
-
 def check_can_see_run(user, run_id: int) -> Run:
     """The run, if the user may see it; Run.DoesNotExist otherwise (a 404, never a 403)."""
     return visible_runs(user).get(pk=run_id)
-
-
-def check_team_for_new_run(user, team_name: str | None, default: Team | None = None) -> Team:
-    """The team new work goes to: the named one; else `default` (the team of the run or
-    evaluation it is about); else the user's only team."""
-    teams = user_teams(user)
-    if not team_name and default is not None:
-        return default
-    if team_name:
-        team = teams.filter(name=team_name).first()
-        if team is None:
-            raise ValueError(f"team: you are not a member of a team named {team_name!r}")
-        return team
-    mine = list(teams[:2])
-    if len(mine) != 1:
-        raise ValueError(
-            "team: name the team, you belong to " + ("none" if not mine else "several")
-        )
-    return mine[0]
 
 
 def search_runs(runs: QuerySet[Run], *, text: str = "", status: str = "", team: str = ""):

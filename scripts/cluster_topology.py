@@ -302,7 +302,7 @@ class Cluster:
     # --- training runs -------------------------------------------------------------------------
 
     def train(self, config_toml: str, user: str, name: str) -> int:
-        """Queue a training run of `config_toml` (workers/training/config.py) for `user`
+        """Queue a training run of `config_toml` (training/config.py) for `user`
         (who must be in one team) on the `gpu` queue; returns the run's id."""
         path = self.folder / f"train-{name}.toml"
         path.write_text(config_toml)

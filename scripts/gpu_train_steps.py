@@ -27,7 +27,7 @@ def main() -> int:
     args = parser.parse_args()
     import torch
 
-    from workers.training.smoke import run_smoke
+    from training.smoke import run_smoke
 
     if not torch.cuda.is_available() and not args.allow_cpu:
         print("no CUDA device visible (torch.cuda.is_available() is False)", file=sys.stderr)

@@ -20,7 +20,7 @@ workers="${CODEOPT_TEST_WORKERS:-3}"
 # threads, 0.80 s with one; benchmarks/torch_threads.py, docs/benchmarks.md)
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 # The named base model is converted once (about a minute) into the folder `make demo` uses
-# too, shared by both passes and every worker (workers/training/base_models.py).
+# too, shared by both passes and every worker (lm/base_models.py).
 export CODEOPT_MODEL_CACHE="${CODEOPT_MODEL_CACHE:-$PWD/var/models}"
 parallel=()
 # (-p: the plugin must run before Django reads its settings; `python -m` puts tests/ in reach)

@@ -20,10 +20,10 @@ from django.conf import settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from codeopt_site.env import redact_url
+from execution.samples import write_sum_package
+from foundation.env import redact_url
 from scripts.readiness import celery_worker_argv, free_port, listening
 from scripts.readiness import wait_until as poll_until
-from workers.execution.samples import write_sum_package
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICES_MODE = os.environ.get("CODEOPT_TEST_SERVICES") == "1"
@@ -103,7 +103,7 @@ def _reachable(url: str) -> bool:
 
 @pytest.fixture
 def enqueued(monkeypatch):
-    """Jobs the code under test sends (codeopt_site.jobs.send), as (task name, args, queue)
+    """Jobs the code under test sends (foundation.sending.send), as (task name, args, queue)
     instead of reaching the broker: the session's real worker must not race the test for
     them. Sent once the transaction commits, like real jobs."""
     sent: list[tuple] = []
@@ -111,7 +111,7 @@ def enqueued(monkeypatch):
     def capture(task, args, queue, *, countdown=None):  # a countdown, when given, recorded too
         sent.append((task, args, queue) if countdown is None else (task, args, queue, countdown))
 
-    monkeypatch.setattr("codeopt_site.jobs.send", capture)
+    monkeypatch.setattr("foundation.sending.send", capture)
     return sent
 
 
@@ -120,7 +120,7 @@ def enqueued(monkeypatch):
 
 @pytest.fixture
 def make_user(django_user_model):
-    from runs.models import Team
+    from foundation.tenancy import Team
 
     def make(username: str, *teams: str, staff: bool = False):
         user = django_user_model.objects.create_user(username, password="pw-" + username)
@@ -163,8 +163,8 @@ def bob_api(bob):
 
 @pytest.fixture
 def alice_run(alice):
+    from foundation.tenancy import Team
     from runs import services
-    from runs.models import Team
 
     return services.do_create_run(owner=alice, team=Team.objects.get(name="red"), name="alice-run")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from workers.training.rollout import Sample, encode_batch, token_logprobs
+from training.rollout import Sample, encode_batch, token_logprobs
 
 
 def hand_sample(

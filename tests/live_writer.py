@@ -1,5 +1,5 @@
 """A process of its own that writes a run's metrics and status through the services, as a
-Celery worker's trainer does (workers/training/sink.py): not the web server, so what it
+Celery worker's trainer does (training/sink.py): not the web server, so what it
 broadcasts must find its way to the server's viewers.
 
     python -m tests.live_writer RUN_ID

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from execution.checker import CheckerSettings
+from execution.samples import FAST, MIDDLE, SLOW, write_sum_package  # noqa: F401
 from problems.pipeline import PipelineConfig, SourceProblem, SourceSolution, SourceTest
-from workers.execution.checker import CheckerSettings
-from workers.execution.samples import FAST, MIDDLE, SLOW, write_sum_package  # noqa: F401
 
 # SIZE s gives 2,000·s numbers: at SIZE=100 the slow reference needs about 0.3 s of CPU, so
 # with a 0.6 s target the size search stops at 100 whatever the load

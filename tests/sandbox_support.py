@@ -10,7 +10,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-from workers.execution.isolation import CGROUP_PREFIX, active_isolation
+from execution.isolation import CGROUP_PREFIX, active_isolation
 
 
 def _pool_processes() -> list[tuple[int, int]]:

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from workers.training.base_models import BASE_MODELS, STAMP, prepared_folder, prompt_style
-from workers.training.config import TrainConfig
-from workers.training.policy import (
+from lm.base_models import BASE_MODELS, STAMP, prepared_folder, prompt_style
+from lm.prompts import extract_program, make_prompt
+from training.config import TrainConfig
+from training.policy import (
     TinyModelConfig,
     limit_trainable,
     load_policy,
@@ -21,15 +22,14 @@ from workers.training.policy import (
     tiny_model,
     train_tokenizer,
 )
-from workers.training.prompts import extract_program, make_prompt
-from workers.training.rollout import (
+from training.rollout import (
     Sample,
     completion_logprobs,
     encode_batch,
     sample_groups,
     token_logprobs,
 )
-from workers.training.update import grpo_update
+from training.update import grpo_update
 
 NAME = "smollm2-135m-instruct"
 CACHE = Path(os.environ.get("CODEOPT_MODEL_CACHE") or Path(__file__).parents[1] / "var/models")
@@ -59,7 +59,7 @@ def test_a_folder_stamped_with_another_hash_is_not_taken_as_converted(tmp_path):
     fake.mkdir()
     (fake / "model.safetensors").write_bytes(b"not weights")
     (fake / STAMP).write_text(json.dumps({"sha256": "0" * 64}))
-    from workers.training import base_models
+    from lm import base_models
 
     assert not base_models._finished(fake, BASE_MODELS[NAME])
     assert base_models._finished(CACHE / NAME, BASE_MODELS[NAME])
@@ -111,9 +111,9 @@ def test_posed_as_a_function_the_real_model_solves_it_some_of_the_time(smollm):
     "Function tasks"): its functions, each followed by the harness, run on the pack's tests."""
     import yaml
 
+    from execution.engine import Program, measure
+    from execution.package import load_package
     from problems.function_task import FunctionTask
-    from workers.execution.engine import Program, measure
-    from workers.execution.package import load_package
 
     folder = Path(__file__).parents[1] / "problems/packs/core/even-count"
     task = FunctionTask.from_dict(yaml.safe_load((folder / "function.yaml").read_text()))
@@ -208,7 +208,7 @@ def test_only_the_last_blocks_train_when_trainable_layers_is_set(smollm):
 TWO_THREADS = """
 import sys, threading
 from pathlib import Path
-from workers.training.policy import load_policy
+from training.policy import load_policy
 barrier, errors = threading.Barrier(2), []
 def load():
     barrier.wait()

@@ -23,10 +23,10 @@ MAX_PAGES = 200
 def one_of_each(built, alice, alice_run):
     """A run with metrics, an evaluation and a judge batch (the built problem and its build
     come from `built`)."""
+    from execution.samples import FAST
     from runs import services as runs
     from tests.test_evaluations import evaluate_upload, lines
     from tests.test_judges import PAIRS, batch_of
-    from workers.execution.samples import FAST
 
     runs.do_ingest_metrics(
         alice_run.pk,

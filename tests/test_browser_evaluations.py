@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from evaluations.models import Evaluation
+from execution.samples import FAST, SLOW
 from tests.conftest import log_in
 from tests.test_evaluations import evaluate_upload, lines
-from workers.execution.samples import FAST, SLOW
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

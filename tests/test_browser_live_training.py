@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from codeopt_site.jobs import send
+from foundation.sending import send
 from tests.conftest import log_in
 from tests.test_training_runs import start_run
 
@@ -38,7 +38,7 @@ def test_a_run_trained_by_the_worker_grows_live_on_its_page(
     assert page.locator(".chart").count() == 0
     page.evaluate("window.sameDocument = true")  # gone if the page reloads
 
-    send("workers.train", [run.pk], None)
+    send("training.train", [run.pk], None)
     deadline_ms = WORKER_S * 1000
     page.wait_for_function(text_is("#run-status", "running"), timeout=deadline_ms)
     chart = page.locator(CHART)

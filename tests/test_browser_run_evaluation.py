@@ -12,7 +12,7 @@ import pytest
 from evaluations.models import Evaluation
 from tests.conftest import log_in
 from tests.test_training_runs import start_run
-from workers.training.services import do_run_training
+from training.services import do_run_training
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

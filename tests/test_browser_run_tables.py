@@ -9,8 +9,8 @@ import statistics
 import pytest
 from rest_framework.authtoken.models import Token
 
+from foundation.tenancy import Team
 from runs import services
-from runs.models import Team
 from tests.conftest import log_in
 from tests.test_browser_live_chart import post
 

@@ -7,8 +7,8 @@ import pytest
 
 from tests.conftest import log_in
 from tests.test_training_runs import start_run
-from workers.models import TrainingRun
-from workers.training import services as training_services
+from training import services as training_services
+from training.models import TrainingRun
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,11 +9,11 @@ import statistics
 import pytest
 from django.core.management import call_command
 
+from foundation.ranking import Measured
 from problems import services
 from problems.calibration import Pair, fit_drift, rank_agreement
 from problems.models import Calibration, Problem, ReferenceRuntime
 from tests.test_dataset_build import import_sum, run_build
-from workers.execution.ranking import Measured
 
 
 def drifted_pairs(

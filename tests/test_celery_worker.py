@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from foundation.liveness import WorkerHeartbeat
 from runs.models import MetricSeries, Run
 from tests.conftest import wait_until
-from workers.models import WorkerHeartbeat
 from workers.tasks import replay_synthetic_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,16 +38,16 @@ def test_the_worker_heartbeat_shows_in_healthz(celery_worker_process, alice):
 
 
 def test_a_job_sent_with_a_countdown_starts_no_earlier_on_the_real_broker(celery_worker_process):
-    """What a host that refuses a scoring job does (workers.training.remote.refuse): the job
+    """What a host that refuses a scoring job does (scoring.coordinator.refuse): the job
     is sent again with a countdown; the worker holds it, then runs it."""
     from django.utils import timezone
 
-    from codeopt_site import jobs
+    from foundation import sending
     from rewards.models import Simulation
 
     simulation = Simulation.objects.create(configs=[], noise_cvs=[0.0])  # fails: no problems
     sent_at = timezone.now()
-    jobs.send("rewards.run_simulation", [simulation.pk], None, countdown=3)
+    sending.send("rewards.run_simulation", [simulation.pk], None, countdown=3)
 
     def ended():
         if not celery_worker_process.alive():

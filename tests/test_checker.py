@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.execution.checker import CheckerSettings, check_output
+from execution.checker import CheckerSettings, check_output
 
 TOLERANT = CheckerSettings(float_absolute_tolerance=1e-6, float_relative_tolerance=1e-6)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.execution.checker import CheckerSettings, parse_validator_flags
+from execution.checker import CheckerSettings, parse_validator_flags
 
 
 def test_validator_flags_are_read_as_kattis_does():

@@ -1,6 +1,6 @@
 """Our checker gives Kattis' own default validator's verdict: problemtools' `default_validator`
 (the C++ program, built, from the problemtools wheel, a dev dependency) and
-`workers.execution.checker` judge the same hand-made and seeded random cases, bad flags
+`execution.checker` judge the same hand-made and seeded random cases, bad flags
 included (the reference stops with a judge error where we raise ValueError).
 
 CODEOPT_DEFAULT_VALIDATOR names another build of the reference to compare against (one
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from workers.execution.checker import check_output, parse_validator_flags
+from execution.checker import check_output, parse_validator_flags
 
 GENERATED_CASES = 4000
 SEED = 20260907

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from execution.checker import CheckerSettings
+from execution.engine import Case, execute
+from execution.sandbox import Limits
 from problems.pipeline.consensus import Consensus, find_consensus
-from workers.execution.checker import CheckerSettings
-from workers.execution.engine import Case, execute
-from workers.execution.sandbox import Limits
 
 LIMITS = Limits(cpu_seconds=1, wall_seconds=3, memory_mb=256, output_mb=1)
 PRINTS_FE = "import sys\nsys.stdout.buffer.write(b'\\xfe\\n')\n"

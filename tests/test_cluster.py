@@ -17,10 +17,10 @@ import time
 
 import pytest
 
-from runs.client import ScoringClient
+from execution.samples import FAST, SLOW
+from scoring.client import ScoringClient
 from scripts.cluster import Cluster, wait_until
 from tests.conftest import SERVICES_MODE
-from workers.execution.samples import FAST, SLOW
 
 pytestmark = [
     pytest.mark.skipif(
@@ -135,9 +135,9 @@ def test_a_scoring_job_delivered_again_after_it_finished_is_skipped_not_scored_a
     query = "SELECT status, result::text, finished_at FROM workers_scoringjob WHERE id = %s"
     before = cluster.sql(query, [job_id])
     since = time.time()
-    sent = [cluster.send_task("workers.score_rollouts", [job_id], "timing")]
+    sent = [cluster.send_task("scoring.score_rollouts", [job_id], "timing")]
     for index in range(len(GROUPS)):
-        sent.append(cluster.send_task("workers.score_part", [job_id, index], "timing"))
+        sent.append(cluster.send_task("scoring.score_part", [job_id, index], "timing"))
     ended = [
         wait_until(lambda t=t: cluster.task_outcome(t), 60, f"the copy {t} to be taken")
         for t in sent
@@ -212,7 +212,7 @@ def test_the_broker_cut_for_ten_seconds_loses_no_job_and_scores_none_twice(clust
         running = [j for j, _ in jobs if _job_row(cluster, j)[0] != "done"]
         assert running, "every job ended before the cut"
         # posted while no process reaches the broker: stored, answered 202, sent by a
-        # host's sweep once the broker is back (jobs.UNSENT)
+        # host's sweep once the broker is back (foundation.sending.UNSENT)
         during = [[FAST], [WRONG]]
         jobs.append((scoring[0].submit(_body(during), "binary-top50"), during))
         assert _job_row(cluster, jobs[-1][0])[0] == "queued"

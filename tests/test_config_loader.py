@@ -1,4 +1,4 @@
-"""One loader for every dataclass config (rewards.typed.load_config): strict types, the bad
+"""One loader for every dataclass config (foundation.typed.load_config): strict types, the bad
 field named, nothing truncated, every field documented."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import math
 
 import pytest
 
+from foundation.typed import field_kinds, load_config
 from problems.pipeline.model import PipelineConfig
 from rewards.engine import RewardConfig
-from rewards.typed import field_kinds, load_config
-from workers.training.config import TrainConfig
+from training.config import TrainConfig
 
 CONFIGS = [RewardConfig, TrainConfig, PipelineConfig]
 NAMED = {RewardConfig: {"name": "r"}}  # required fields

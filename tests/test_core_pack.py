@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from execution.engine import Program, measure
+from execution.package import load_package
+from execution.sandbox import Limits
 from judges.categories import CATEGORIES
-from workers.execution.engine import Program, measure
-from workers.execution.package import load_package
-from workers.execution.sandbox import Limits
 
 PACK = Path(__file__).resolve().parent.parent / "problems" / "packs" / "core"
 PROBLEMS = sorted(p.parent.name for p in PACK.glob("*/problem.yaml"))

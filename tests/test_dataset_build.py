@@ -8,13 +8,13 @@ import gzip
 import pytest
 from django.core.management import call_command
 
+from execution.fingerprint import machine_fingerprint
+from execution.samples import write_sum_package
 from problems import services
 from problems.models import DatasetBuild, Problem, ProblemBuild, ProblemTest, ReferenceRuntime
 from problems.pipeline import split_of
 from tests.conftest import wait_for_status
 from tests.pipeline_problems import FAST_CONFIG, MIDDLE, RANDOM_GEN
-from workers.execution.fingerprint import machine_fingerprint
-from workers.execution.samples import write_sum_package
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

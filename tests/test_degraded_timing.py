@@ -11,8 +11,8 @@ import statistics
 import numpy as np
 import pytest
 
-from workers.execution.degraded import SLOWDOWN_FACTORS, DegradedTiming, degrade_costs
-from workers.training.config import TrainConfig, stored_degraded_timing
+from execution.degraded import SLOWDOWN_FACTORS, DegradedTiming, degrade_costs
+from training.config import TrainConfig, stored_degraded_timing
 
 
 class ScriptedDraws:
@@ -165,7 +165,7 @@ def test_the_training_config_bounds_both_settings_and_seeds_the_degradation():
 
 
 def test_only_a_degraded_run_logs_its_degradation_each_step():
-    from workers.training.loop import _degraded_metrics  # torch: only this test needs it
+    from training.loop import _degraded_metrics  # torch: only this test needs it
 
     assert _degraded_metrics(TrainConfig()) == {}  # no series added to every other run
     assert _degraded_metrics(TrainConfig(degraded_slowdown_rate=0.1)) == {

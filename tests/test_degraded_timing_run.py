@@ -12,7 +12,7 @@ import pytest
 from runs.models import MetricPoint, Run
 from tests.test_training_pages import FORM
 from tests.test_training_runs import start_run
-from workers.training import services as training_services
+from training import services as training_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,14 +15,15 @@ from types import SimpleNamespace
 
 import pytest
 
+from execution.degraded import DegradedTiming
+from execution.samples import FAST, MIDDLE, SLOW
 from rewards.engine import RewardConfig
 from rewards.models import RewardConfig as StoredRewardConfig
-from workers.execution.degraded import DegradedTiming
-from workers.execution.samples import FAST, MIDDLE, SLOW
-from workers.models import ScoringJob
-from workers.training import remote, scoring
-from workers.training.scoring import ScoringProblem, score_group
-from workers.training.smoke import sum_scoring_problem
+from scoring import coordinator as remote
+from scoring import scorer as scoring
+from scoring.models import ScoringJob
+from scoring.scorer import ScoringProblem, score_group
+from training.smoke import sum_scoring_problem
 
 PROGRAMS = [FAST, MIDDLE, SLOW, FAST, None]
 SEEDS = range(20)

@@ -36,7 +36,7 @@ def builds_that(monkeypatch):
             else:
                 problem_services.do_run_build(args[0])
 
-    monkeypatch.setattr("codeopt_site.jobs.send", send)
+    monkeypatch.setattr("foundation.sending.send", send)
     return outcomes, sent
 
 
@@ -85,7 +85,7 @@ def test_a_build_that_fails_once_is_retried_and_the_chain_goes_on(
     assert result["dataset build"] == "done" and result["reward simulation"] == "queued"
     assert result["training demo-paper"] == "queued"
     tasks = [t for t, _ in sent]
-    assert tasks.count("problems.run_dataset_build") == 2 and "workers.train" in tasks
+    assert tasks.count("problems.run_dataset_build") == 2 and "training.train" in tasks
     (training,) = [row for row in stored if row["stage"] == "training demo-paper"]
     assert training["url"].startswith("/runs/")
     assert any(line.endswith(f"http://demo{training['url']}") for line in lines)

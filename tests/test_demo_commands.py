@@ -38,10 +38,10 @@ def test_start_demo_run_queues_a_labelled_run_and_stops_the_stale_one(
     assert "synthetic" in newest.tags and "SYNTHETIC REPLAY" in newest.notes
     replays = [args for task, args, _ in enqueued if task == "workers.replay_synthetic_run"]
     assert replays[-1] == [newest.pk, "http://x", 10, 0.5]
-    from workers.models import TimingJob
+    from timing.models import TimingJob
 
     job = TimingJob.objects.order_by("-created_at").first()
-    assert ("workers.run_timing_job", [str(job.pk)], None) in enqueued
+    assert ("timing.run_timing_job", [str(job.pk)], None) in enqueued
     assert job.kind == "jitter" and job.modes == "wall,cpu,instructions"
     assert job.package_dir == str(tmp_path / "packages" / "demo-sum")
     assert (tmp_path / "packages" / "demo-sum" / "problem.yaml").exists()

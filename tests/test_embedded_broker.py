@@ -13,10 +13,10 @@ from django.conf import settings
 from kombu import Connection
 from kombu.transport import filesystem as kombu_filesystem
 
-from codeopt_site import broker
+from foundation import broker
 
 TRANSPORTS = {
-    "ours": ("codeopt_site.broker:Transport", broker),
+    "ours": ("foundation.broker:Transport", broker),
     # kombu's, to show the test catches the race (it is expected to fail there)
     "kombu's": ("kombu.transport.filesystem:Transport", kombu_filesystem),
 }
@@ -75,7 +75,7 @@ def test_a_message_being_written_is_not_read_until_it_is_whole(tmp_path, monkeyp
 
 
 def test_messages_come_out_whole_and_in_the_order_sent(tmp_path):
-    connection, channel = channel_on(tmp_path, "codeopt_site.broker:Transport")
+    connection, channel = channel_on(tmp_path, "foundation.broker:Transport")
     for index in range(20):
         channel._put("gpu", {"body": str(index)})
     assert [channel._get("gpu")["body"] for _ in range(20)] == [str(i) for i in range(20)]

@@ -13,10 +13,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from evaluations import services
 from evaluations.models import Evaluation
+from execution.samples import FAST, SLOW
 from tests.test_evaluations import evaluate_upload, lines
 from tests.test_training_runs import start_run
-from workers.execution.samples import FAST, SLOW
-from workers.training.services import do_run_training
+from training.services import do_run_training
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

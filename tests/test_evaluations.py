@@ -14,11 +14,11 @@ from django.core.management import CommandError, call_command
 
 from evaluations import metrics, services
 from evaluations.models import Evaluation
-from runs.models import Team
+from execution.samples import FAST, SLOW
+from foundation.tenancy import Team
 from tests.conftest import wait_for_status
 from tests.test_training_runs import start_run
-from workers.execution.samples import FAST, SLOW
-from workers.training.services import do_run_training
+from training.services import do_run_training
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

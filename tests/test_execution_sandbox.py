@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from execution.engine import Case, execute
+from execution.isolation import active_isolation
+from execution.sandbox import Limits, runner_binary
 from tests.sandbox_support import sandbox_processes
-from workers.execution.engine import Case, execute
-from workers.execution.isolation import active_isolation
-from workers.execution.sandbox import Limits, runner_binary
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = Limits(cpu_seconds=1, wall_seconds=3, memory_mb=256, output_mb=1)
@@ -57,7 +57,7 @@ def test_a_wrong_answer_says_which_token(one_test):
 
 
 def test_stop_at_failure_runs_a_failed_program_on_no_later_test(sum_tests):
-    from workers.execution.engine import Program, measure
+    from execution.engine import Program, measure
 
     wrong_first = "print(6)"  # right on test 1 only: fails test 2
     wrong_at_once = "print(0)"

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from execution.engine import Program, measure
+from execution.package import PackageError, load_package
+from execution.samples import FAST
+from execution.sandbox import Limits
+from lm.prompts import chat_messages, extract_program, make_prompt
 from problems.function_task import FunctionTask
-from workers.execution.engine import Program, measure
-from workers.execution.package import PackageError, load_package
-from workers.execution.samples import FAST
-from workers.execution.sandbox import Limits
-from workers.training.prompts import chat_messages, extract_program, make_prompt
 
 PACK = Path(__file__).resolve().parent.parent / "problems" / "packs" / "core"
 POSED = sorted(p.parent.name for p in PACK.glob("*/function.yaml"))
@@ -126,7 +126,7 @@ def test_the_scoring_api_puts_the_harness_after_completions_not_after_programs(
     built, alice_api, django_capture_on_commit_callbacks
 ):
     from problems.models import Problem
-    from workers.training.remote import do_score_rollouts
+    from scoring.coordinator import do_score_rollouts
 
     Problem.objects.filter(slug="sum").update(function_task=SUM)
     right = "def total(nums):\n    return sum(nums)\n```\n"

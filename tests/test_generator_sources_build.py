@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from execution.samples import write_sum_package
 from problems import services
 from problems.generators import Proposal, Refusal
 from problems.models import DatasetBuild, InputGenerator, Problem, ProblemBuild
 from problems.pipeline import Proposer
 from tests.pipeline_problems import CRASHING_GEN, FAST_CONFIG, MIDDLE, RANDOM_GEN
-from workers.execution.samples import write_sum_package
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -106,9 +106,7 @@ def test_a_proposed_generator_grows_the_tests_of_a_problem_without_hand_written_
 NON_DETERMINISTIC_GEN = RANDOM_GEN.replace("rng = random.Random(seed)", "rng = random.Random()")
 
 
-def test_a_build_asks_the_configured_model_and_keeps_only_what_validates(
-    tmp_path, monkeypatch
-):
+def test_a_build_asks_the_configured_model_and_keeps_only_what_validates(tmp_path, monkeypatch):
     """The LLM source as a build uses it (no proposer injected): problems/generators/llm.py
     asks the endpoint named by GENERATOR_LLM_*, here a chat-completions server on loopback
     scripted per generator; a valid, a non-deterministic, a hostile, a broken and a slow

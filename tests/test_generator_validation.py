@@ -8,13 +8,13 @@ import json
 
 import pytest
 
+from execution.checker import CheckerSettings
+from execution.engine import Program
 from problems.generators import Proposal, Refusal, sources
 from problems.generators.validate import CHECKS, validate
 from problems.pipeline import BuildResult, PipelineConfig, ProblemOutcome, SourceProblem
 from problems.pipeline.model import NewTest, SourceTest, ValidatedGenerator
 from problems.pipeline.runs import derive_seed
-from workers.execution.checker import CheckerSettings
-from workers.execution.engine import Program
 
 # Tiny sum: "n, then n integers; print their sum". SUM_ALL and SUM_LOOP add every number
 # after the first (they trust the input to hold n), SUM_INDEXED adds nums[i] for i < n,

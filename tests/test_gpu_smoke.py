@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from scripts import gpu_train_steps
-from workers.training.smoke import run_smoke
+from training.smoke import run_smoke
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""Our GRPO loss (workers/training/loss.py) against TRL's, the reference implementation: the
+"""Our GRPO loss (training/loss.py) against TRL's, the reference implementation: the
 loss value and its gradient on many random padded batches, with and without KL.
 
 TRL's code runs, not a re-derivation of it: `GRPOTrainer._compute_loss` is called on a
@@ -32,9 +32,9 @@ from accelerate import Accelerator
 from trl import GRPOConfig, GRPOTrainer
 from trl.trainer.utils import entropy_from_logits, nanstd, selective_log_softmax
 
-from workers.training.advantages import group_advantages
-from workers.training.loss import policy_loss
-from workers.training.rollout import token_logprobs
+from training.advantages import group_advantages
+from training.loss import policy_loss
+from training.rollout import token_logprobs
 
 # TRL's GRPOConfig sets a TrainingArguments field that transformers 5 renamed
 pytestmark = pytest.mark.filterwarnings("ignore:`gradient_checkpointing` is deprecated")

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import pytest
 import torch
 
-from workers.training.advantages import group_advantages, group_counts
-from workers.training.config import TrainConfig
-from workers.training.loss import policy_loss
-from workers.training.staleness import filter_stale
+from training.advantages import group_advantages, group_counts
+from training.config import TrainConfig
+from training.loss import policy_loss
+from training.staleness import filter_stale
 
 
 def test_the_baseline_is_the_token_weighted_mean_of_the_group():

@@ -7,10 +7,10 @@ from __future__ import annotations
 import torch
 
 from tests.hand_samples import hand_sample
-from workers.training.advantages import group_advantages
-from workers.training.config import TrainConfig
-from workers.training.policy import TinyModelConfig, tiny_model, train_tokenizer
-from workers.training.rollout import (
+from training.advantages import group_advantages
+from training.config import TrainConfig
+from training.policy import TinyModelConfig, tiny_model, train_tokenizer
+from training.rollout import (
     completion_target,
     encode_batch,
     extract_program,
@@ -18,7 +18,7 @@ from workers.training.rollout import (
     sample_groups,
     token_logprobs,
 )
-from workers.training.update import grpo_update, warm_start
+from training.update import grpo_update, warm_start
 
 PROGRAMS = ["n = int(input())\nprint(n * 2)\n", "print(sum(map(int, input().split())))\n"]
 PROMPTS = [make_prompt("Print twice n."), make_prompt("Print the sum of the numbers.")]

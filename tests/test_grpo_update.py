@@ -10,10 +10,10 @@ import pytest
 import torch
 
 from tests.hand_samples import hand_sample
-from workers.training.config import TrainConfig
-from workers.training.policy import TinyModelConfig, tiny_model, train_tokenizer
-from workers.training.rollout import Sample, encode_batch, make_prompt, token_logprobs
-from workers.training.update import grpo_update
+from training.config import TrainConfig
+from training.policy import TinyModelConfig, tiny_model, train_tokenizer
+from training.rollout import Sample, encode_batch, make_prompt, token_logprobs
+from training.update import grpo_update
 
 PROMPTS = [make_prompt("Print twice n."), make_prompt("Print the sum of the numbers.")]
 COMPLETIONS = [

@@ -11,8 +11,8 @@ from django.templatetags.static import static
 from django.test import Client
 from django.utils import timezone
 
+from foundation.liveness import WorkerHeartbeat
 from tests.conftest import token_client
-from workers.models import WorkerHeartbeat
 
 pytestmark = pytest.mark.django_db
 
@@ -121,7 +121,8 @@ def test_the_queues_count_each_timing_host_s_scoring_groups_timing_jobs_and_buil
     from datetime import timedelta
 
     from problems.models import DatasetBuild
-    from workers.models import ScoringJob, ScoringPart, TimingJob
+    from scoring.models import ScoringJob, ScoringPart
+    from timing.models import TimingJob
 
     now = timezone.now()
     ran = {"started_at": now - timedelta(seconds=3), "finished_at": now, "status": "done"}
@@ -165,7 +166,7 @@ def test_the_queues_count_each_timing_host_s_scoring_groups_timing_jobs_and_buil
 
 
 def test_queue_depths_are_read_through_the_transport_of_the_broker_url_in_use(monkeypatch):
-    """The queue check takes the transport the URL names (codeopt_site.broker.transport_for),
+    """The queue check takes the transport the URL names (foundation.broker.transport_for),
     as the workers do: a Redis broker's queue is read from Redis even in a process whose
     settings were made for the embedded broker (here: pass 1's)."""
     from kombu import Connection

@@ -16,17 +16,17 @@ from django.test import Client
 from django.utils import timezone
 from scipy.stats import gmean
 
+from execution import engine
+from execution.anchors import ANCHORS, host_factor, measure_anchors, unfit_reason
+from execution.engine import Case, Program, lowest_cost, measure
+from execution.samples import FAST
 from rewards.engine import ProblemRuntimes, RewardConfig
+from scoring import calibration
+from scoring import coordinator as remote
+from scoring.coordinator import do_score_part, do_score_rollouts
+from scoring.models import HostCalibration, ScoringJob
+from scoring.scorer import ScoringProblem, score_group
 from tests.conftest import wait_until
-from workers.execution import engine
-from workers.execution.anchors import ANCHORS, host_factor, measure_anchors, unfit_reason
-from workers.execution.engine import Case, Program, lowest_cost, measure
-from workers.execution.samples import FAST
-from workers.models import HostCalibration, ScoringJob
-from workers.timing import calibration
-from workers.training import remote
-from workers.training.remote import do_score_part, do_score_rollouts
-from workers.training.scoring import ScoringProblem, score_group
 
 STORED = RewardConfig(name="stored-references", reference_timing="stored")
 STEADY = RewardConfig(
@@ -189,7 +189,7 @@ def test_a_stale_host_hands_the_job_back_and_a_calibrated_host_scores_it_with_it
     assert job.status == "queued" and job.worker == ""
     assert "stale@rack-1 refused it: calibration stale" in job.stage
     # sent again, once, to start REFUSED_RESEND_S later
-    assert enqueued == [("workers.score_rollouts", [job.pk], None, remote.REFUSED_RESEND_S)]
+    assert enqueued == [("scoring.score_rollouts", [job.pk], None, remote.REFUSED_RESEND_S)]
     assert do_score_rollouts(job.pk, "fresh@rack-2") == "done"
     job.refresh_from_db()
     assert job.result["host_factors"] == [pytest.approx(1.7)]

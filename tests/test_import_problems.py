@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from execution.samples import write_sum_package
 from problems import services
 from problems.importers import kattis
 from problems.models import Problem, ProblemTest, ReferenceSolution
-from workers.execution.samples import write_sum_package
 
 pytestmark = pytest.mark.django_db
 

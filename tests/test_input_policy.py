@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import get_resolver
 
-from rewards import typed
+from foundation import typed
 
 pytestmark = pytest.mark.django_db
 
@@ -224,7 +224,7 @@ def test_the_dataset_form_refuses_what_it_accepted_before(alice_client, field, v
 
 def test_the_config_bounds_come_from_the_fields_and_are_shown_in_the_forms(alice_client):
     from problems.pipeline.model import PipelineConfig
-    from workers.training.config import TrainConfig
+    from training.config import TrainConfig
 
     train = typed.bounds_of(TrainConfig)
     assert train["group_size"] == (2, 1024) and train["seed"] == (0, 2**31 - 1)
@@ -260,15 +260,13 @@ def test_a_completions_upload_is_bounded_before_anything_is_stored(
 ):
     before = counts()
     form = {"source": "completions", "split": "all", "team": "red"}
-    response = alice_client.post(
-        "/evaluations/", {**form, "completions": upload("c.jsonl", lines)}
-    )
+    response = alice_client.post("/evaluations/", {**form, "completions": upload("c.jsonl", lines)})
     assert response.status_code in (200, 400) and message in response.content.decode()
     assert counts() == before and enqueued == []
 
 
 def test_an_upload_line_holding_a_nul_is_reported_by_number_and_the_rest_kept():
-    from codeopt_site import jsonlines
+    from foundation import jsonlines
 
     errors: list[dict] = []
     text = "\n".join([completion(), completion(program="print(1)\x00"), completion()])
@@ -343,8 +341,8 @@ def test_a_models_nul_byte_is_stored_as_the_replacement_character(built, alice):
 
     from problems.models import Problem
     from tests.test_training_runs import start_run
-    from workers.models import RolloutSample
-    from workers.training.sink import DatabaseSink
+    from training.models import RolloutSample
+    from training.sink import DatabaseSink
 
     run = start_run(alice)
     sink = DatabaseSink(run.training, {"sum": Problem.objects.get(slug="sum").pk})

@@ -1,5 +1,5 @@
 """A job delivered while its database is unreachable is not acknowledged and lost: a real
-worker hands the message back (codeopt_site.jobs.JobTask) and claims the job once the
+worker hands the message back (foundation.sending.JobTask) and claims the job once the
 database is back. The database is cut under a running worker: SQLite by removing the link
 its path goes through, PostgreSQL by cutting the fault proxy (scripts/faultproxy.py) the
 worker connects through."""
@@ -17,7 +17,7 @@ from rewards.models import Simulation
 from scripts.faultproxy import FaultProxy
 from scripts.readiness import celery_worker_argv
 from tests.conftest import Process, subprocess_env, wait_for_status, wait_until
-from workers.models import TimingJob
+from timing.models import TimingJob
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -97,7 +97,7 @@ def a_simulation(alice, tmp_path) -> Simulation:
     ("task", "make_job"),
     [
         # acknowledged when it ends: the message is rejected and requeued
-        ("workers.run_timing_job", a_timing_job),
+        ("timing.run_timing_job", a_timing_job),
         # acknowledged on receipt: the task is sent again
         ("rewards.run_simulation", a_simulation),
     ],

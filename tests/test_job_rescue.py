@@ -15,15 +15,17 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from codeopt_site import jobs
 from codeopt_site.celery import app
-from codeopt_site.jobs import worker_dead_after
-from runs.models import Run, RunStatus, Team
+from execution.samples import FAST, SLOW
+from foundation import sending
+from foundation.liveness import WorkerHeartbeat, worker_dead_after
+from foundation.tenancy import Team
+from runs.models import Run, RunStatus
 from scripts.readiness import celery_worker_argv
 from tests.conftest import Process, subprocess_env, wait_until
 from tests.support.timing_jobs import submit_timing_job
-from workers.execution.samples import FAST, SLOW
-from workers.models import TimingJob, TrainingRun, WorkerHeartbeat
+from timing.models import TimingJob
+from training.models import TrainingRun
 from workers.process import rescue
 
 RESCUED_TASKS = {
@@ -31,8 +33,8 @@ RESCUED_TASKS = {
     "judges.judge": "judges.JudgeBatch",
     "problems.run_dataset_build": "problems.DatasetBuild",
     "rewards.run_simulation": "rewards.Simulation",
-    "workers.run_timing_job": "workers.TimingJob",
-    "workers.score_rollouts": "workers.ScoringJob",
+    "timing.run_timing_job": "workers.TimingJob",
+    "scoring.score_rollouts": "workers.ScoringJob",
 }
 
 
@@ -92,7 +94,7 @@ def test_the_jobs_of_a_worker_that_stopped_beating_are_sent_again_once(
 
     again = {"dead", "restart"}
     assert sorted(args[0] for _, args, _ in enqueued) == sorted(str(made[n].pk) for n in again)
-    assert {task for task, _, _ in enqueued} == {"workers.run_timing_job"} and len(sent) == 2
+    assert {task for task, _, _ in enqueued} == {"timing.run_timing_job"} and len(sent) == 2
     # each back to the queue its delivery came from (none recorded: the task's route)
     queues = {args[0]: queue for _, args, queue in enqueued}
     assert queues[str(made["restart"].pk)] == "timing-east"
@@ -111,7 +113,7 @@ def test_the_jobs_of_a_worker_that_stopped_beating_are_sent_again_once(
 def test_a_message_for_a_job_that_another_live_delivery_runs_does_nothing(
     alice, sum_package, enqueued
 ):
-    task = app.tasks["workers.run_timing_job"]
+    task = app.tasks["timing.run_timing_job"]
     beating("alive@h", seen_s_ago=1)
     job = submit(alice, sum_package)
     running_on(job, "alive@h", 5, delivery="d-1")
@@ -153,7 +155,7 @@ def test_a_training_run_whose_trainer_stopped_beating_is_sent_again(alice, enque
 
     sent = rescue.sweep(app)
 
-    assert enqueued == [("workers.train", [runs["dead"].pk], None)] and len(sent) == 1
+    assert enqueued == [("training.train", [runs["dead"].pk], None)] and len(sent) == 1
     dead = TrainingRun.objects.get(run=runs["dead"])
     assert (dead.lease, dead.heartbeat_at) == ("", None)
     assert dead.stage == "sent again: its trainer dead:1 stopped beating 120 s ago"
@@ -185,8 +187,8 @@ def test_a_timing_job_of_a_worker_killed_whole_completes_once_on_another(
     # a queue of the test's own: the session's Celery worker (tests/conftest) takes `timing`
     tag = f"rescue{os.getpid()}"
     queue = f"{tag}-timing"
-    send = jobs.send
-    monkeypatch.setattr(jobs, "send", lambda task, args, _: send(task, args, queue))
+    send = sending.send
+    monkeypatch.setattr(sending, "send", lambda task, args, _: send(task, args, queue))
     first = _timing_worker(f"{tag}-a", queue, tmp_path / "a.log")
     second = None
     try:
@@ -293,7 +295,7 @@ def test_a_job_made_while_the_broker_is_unreachable_is_kept_and_sent_when_it_ans
 ):
     from kombu.exceptions import OperationalError as BrokerDown
 
-    from workers.models import ScoringJob
+    from scoring.models import ScoringJob
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     sent: list[tuple[str, list]] = []
@@ -304,7 +306,7 @@ def test_a_job_made_while_the_broker_is_unreachable_is_kept_and_sent_when_it_ans
             raise BrokerDown("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
         sent.append((name, list(args)))
 
-    monkeypatch.setattr(jobs.app, "send_task", send_task)
+    monkeypatch.setattr(sending.app, "send_task", send_task)
     body = {
         "reward_config": "binary-top50",
         "groups": [{"problem": "sum", "programs": [FAST]}],
@@ -320,8 +322,8 @@ def test_a_job_made_while_the_broker_is_unreachable_is_kept_and_sent_when_it_ans
     assert job.stage.startswith("not sent") and sent == []
     down["now"] = False
     lines = rescue.sweep(app, "sweeper@h")
-    assert sent == [("workers.score_rollouts", [job.pk])]
-    assert len(lines) == 1 and lines[0].startswith(f"workers.score_rollouts[{job.pk}]: not sent")
+    assert sent == [("scoring.score_rollouts", [job.pk])]
+    assert len(lines) == 1 and lines[0].startswith(f"scoring.score_rollouts[{job.pk}]: not sent")
     job.refresh_from_db()
     assert (job.status, job.stage) == ("queued", "sent once the broker answered again")
     assert rescue.sweep(app, "another@h") == [] and len(sent) == 1  # sent once
@@ -334,9 +336,9 @@ def test_a_job_made_while_the_broker_is_unreachable_is_kept_and_sent_when_it_ans
 def test_a_resend_that_fails_inside_kombu_leaves_the_job_marked_not_lost(monkeypatch, settings):
     """Seen in the cluster's broker cut: the sweep took a job's "not sent" mark, and the
     publish then failed inside kombu (AttributeError on a pool whose connection the cut had
-    closed), which jobs.send did not count as a broker failure: the job stayed queued under
+    closed), which sending.send did not count as a broker failure: the job stayed queued under
     "sent once the broker answered again", with no message anywhere, for ever."""
-    from workers.models import ScoringJob
+    from scoring.models import ScoringJob
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     sent: list[tuple[str, list]] = []
@@ -348,9 +350,9 @@ def test_a_resend_that_fails_inside_kombu_leaves_the_job_marked_not_lost(monkeyp
             raise AttributeError("'NoneType' object has no attribute 'client'")
         sent.append((name, list(args)))
 
-    monkeypatch.setattr(jobs.app, "send_task", send_task)
-    monkeypatch.setattr(jobs, "_reset_broker_pools", lambda: resets.append(True))
-    job = ScoringJob.objects.create(request={"groups": []}, stage=f"{jobs.UNSENT}: cut")
+    monkeypatch.setattr(sending.app, "send_task", send_task)
+    monkeypatch.setattr(sending, "_reset_broker_pools", lambda: resets.append(True))
+    job = ScoringJob.objects.create(request={"groups": []}, stage=f"{sending.UNSENT}: cut")
 
     assert len(rescue.send_unsent(app)) == 1
     job.refresh_from_db()
@@ -358,7 +360,7 @@ def test_a_resend_that_fails_inside_kombu_leaves_the_job_marked_not_lost(monkeyp
     assert resets == [True] and sent == []
     broken["now"] = False
     assert len(rescue.send_unsent(app)) == 1
-    assert sent == [("workers.score_rollouts", [job.pk])]
+    assert sent == [("scoring.score_rollouts", [job.pk])]
     with pytest.raises(AttributeError):  # a task without a job row to keep it: raised
         broken["now"] = True
-        jobs.send("workers.ping", [], None)
+        sending.send("workers.ping", [], None)

@@ -1,4 +1,4 @@
-"""The seam every background job goes through (codeopt_site.jobs): sent by task name after
+"""The seam every background job goes through (foundation.jobs): sent by task name after
 commit on the routed queue, one row shape, claimed once, progress on the row."""
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ from django.apps import apps
 from django.db import transaction
 
 from codeopt_site.celery import app
-from codeopt_site.jobs import Job, Progress, claim, enqueue, finish
+from foundation.jobs import Job, Progress, claim, finish
+from foundation.sending import enqueue
 from rewards.models import Simulation
 from rewards.services import do_run_simulation
-from workers.models import TimingJob
+from timing.models import TimingJob
 
 
 def test_every_model_with_a_job_status_is_a_job():
@@ -31,11 +32,11 @@ def test_every_task_named_by_a_service_is_registered_and_routed():
     app.loader.import_default_modules()
     routes = app.conf.task_routes
     for name, queue in [
-        ("workers.run_timing_job", "timing"),
+        ("timing.run_timing_job", "timing"),
         ("problems.run_dataset_build", "timing"),
-        ("workers.score_rollouts", "timing"),
-        ("workers.score_part", "timing"),
-        ("workers.train", "gpu"),
+        ("scoring.score_rollouts", "timing"),
+        ("scoring.score_part", "timing"),
+        ("training.train", "gpu"),
         ("evaluations.evaluate", "gpu"),
         ("judges.judge", "judge"),
     ]:

@@ -11,13 +11,13 @@ import json
 import pytest
 from django.core.management import call_command
 
+from execution.samples import FAST, SLOW
+from foundation.tenancy import Team
 from judges import reads, services
 from judges.models import JudgeBatch, JudgePair, Judgment
-from runs.models import Team
 from tests.conftest import wait_for_status
 from tests.llm_server import ChatServer, reply
 from tests.test_evaluations import evaluate_upload, lines
-from workers.execution.samples import FAST, SLOW
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from workers.execution.package import PackageError, load_package
-from workers.execution.samples import MIDDLE
+from execution.package import PackageError, load_package
+from execution.samples import MIDDLE
 
 ROOT = Path(__file__).resolve().parent.parent
 REALDATA = ROOT.parent / "shared" / "realdata" / "kattis"

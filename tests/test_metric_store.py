@@ -51,16 +51,15 @@ def _state(run) -> dict:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_dropping_from_a_step_leaves_what_ingesting_only_the_earlier_points_stores(
-    alice, seed
-):
+def test_dropping_from_a_step_leaves_what_ingesting_only_the_earlier_points_stores(alice, seed):
     """A resumed run drops what its killed attempt logged from the checkpoint on: the
     series, summaries and rollups left equal a run that was only ever sent the points
     before that step (the reference), on random series with NaNs, gaps, overwrites and
     keys that start past the cut."""
     import random
 
-    from runs.models import Run, Team
+    from foundation.tenancy import Team
+    from runs.models import Run
 
     rng = random.Random(seed)
     team = Team.objects.get(name="red")

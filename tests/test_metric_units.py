@@ -16,12 +16,12 @@ import pytest
 
 from rewards.engine import ProblemRuntimes
 from runs import units
+from scoring.scorer import Score, ScoringProblem
 from tests.support.trainer import MemorySink, tiny_run_config
+from training.loop import Trainer, TrainingProblem
+from training.rollout import make_prompt
+from training.smoke import STATEMENT, warmed_tiny_policy
 from workers.synthetic import synthetic_step
-from workers.training.loop import Trainer, TrainingProblem
-from workers.training.rollout import make_prompt
-from workers.training.scoring import Score, ScoringProblem
-from workers.training.smoke import STATEMENT, warmed_tiny_policy
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "metrics.md"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.execution.noise import rank_jitter, repeat_stats
+from execution.noise import rank_jitter, repeat_stats
 
 
 def test_repeat_stats_of_hand_computed_samples():

@@ -10,9 +10,8 @@ import threading
 import numpy as np
 import pytest
 
-from rewards.engine import ProblemRuntimes, RewardConfig, per_test_percentiles, rewards
-from workers.execution.affinity import pinned_core
-from workers.execution.engine import (
+from execution.affinity import pinned_core
+from execution.engine import (
     SETTLE_MIN_RUNS,
     Case,
     CaseResult,
@@ -21,7 +20,8 @@ from workers.execution.engine import (
     measure,
     settled,
 )
-from workers.execution.ranking import (
+from execution.samples import FAST, MIDDLE, SLOW
+from foundation.ranking import (
     DEFAULT_TIE_BAND,
     DEFAULT_TIE_RAMP,
     EXACT,
@@ -30,8 +30,8 @@ from workers.execution.ranking import (
     faster_share,
     percentile_on_test,
 )
-from workers.execution.samples import FAST, MIDDLE, SLOW
-from workers.training.scoring import ScoringProblem, rank_check, score_group
+from rewards.engine import ProblemRuntimes, RewardConfig, per_test_percentiles, rewards
+from scoring.scorer import ScoringProblem, rank_check, score_group
 
 
 def test_costs_inside_the_band_tie_beyond_it_are_graded_over_the_ramp_and_then_whole():
@@ -264,7 +264,7 @@ def test_a_config_with_a_noise_band_factor_widens_the_band_to_the_noise_the_job_
 ):
     root, case = sum_case
     problem = _problem(root, case, [[1e-4], [2e-4], [3e-4]], True)
-    monkeypatch.setattr("workers.training.scoring._median_gap", lambda reports: 0.02)
+    monkeypatch.setattr("scoring.scorer._median_gap", lambda reports: 0.02)
     fixed = score_group([FAST], problem, RewardConfig("fixed"))[0]
     widened = score_group([FAST], problem, RewardConfig("wide", noise_band_factor=5))[0]
     narrow = score_group([FAST], problem, RewardConfig("narrow", noise_band_factor=2))[0]

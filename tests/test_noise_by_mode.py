@@ -12,13 +12,14 @@ import psutil
 import pytest
 from django.test import Client
 
-from problems.loading import loaded_problems, scoring_problem
+from execution.load import BUSY_LOOP, busy_load
 from rewards.engine import ProblemRuntimes, RewardConfig
+from rewards.runtimes import loaded_problems
+from scoring.problems import scoring_problem
+from scoring.scorer import ScoringProblem
 from tests.conftest import wait_until
-from workers.execution.load import BUSY_LOOP, busy_load
-from workers.models import ModeNoiseCheck
-from workers.timing import fidelity
-from workers.timing.mode_noise import (
+from timing import fidelity
+from timing.mode_noise import (
     JitterSummary,
     ModeNoise,
     ModeNoiseCell,
@@ -27,8 +28,8 @@ from workers.timing.mode_noise import (
     jitter_summary,
     measure_mode_noise,
 )
-from workers.timing.services import do_record_mode_noise
-from workers.training.scoring import ScoringProblem
+from timing.models import ModeNoiseCheck
+from timing.services import do_record_mode_noise
 
 pytestmark = pytest.mark.django_db
 

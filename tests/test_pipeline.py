@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from execution.samples import FAST
 from problems.pipeline import BuildResult, PipelineConfig, build_problem, split_of
 from problems.pipeline.stages import derive_seed
 from tests.pipeline_problems import (
@@ -18,7 +19,6 @@ from tests.pipeline_problems import (
     SUM_CPP,
     sum_problem,
 )
-from workers.execution.samples import FAST
 
 
 def test_a_good_problem_passes_every_stage(tmp_path):

@@ -9,8 +9,8 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
+from lm.prompts import make_prompt
 from problems.models import Problem
-from workers.training.prompts import make_prompt
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from workers.execution.ranking import DEFAULT_TIE_BAND
-from workers.models import TimingJob
-from workers.timing import services as timing_services
+from foundation.ranking import DEFAULT_TIE_BAND
+from timing import services as timing_services
+from timing.models import TimingJob
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workers.execution.ranking import TIMED_OUT, Measured, percentile_on_test, speed_percentile
+from foundation.ranking import TIMED_OUT, Measured, percentile_on_test, speed_percentile
 
 
 def refs(*costs_by_test: dict[str, float | None]) -> list[dict[str, Measured]]:

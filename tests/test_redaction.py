@@ -1,10 +1,10 @@
-"""Passwords are masked in every URL a message shows (codeopt_site.env.redact_url, redact)."""
+"""Passwords are masked in every URL a message shows (foundation.env.redact_url, redact)."""
 
 from __future__ import annotations
 
 import pytest
 
-from codeopt_site.env import redact, redact_url
+from foundation.env import redact, redact_url
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,8 @@ import pytest
 from scipy import stats
 
 from evaluations import metrics
+from execution.noise import repeat_stats
 from rewards import simulator
-from workers.execution.noise import repeat_stats
 
 
 def _enumerated_pass_at_k(n: int, c: int, k: int) -> Fraction:

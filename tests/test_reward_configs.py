@@ -109,7 +109,7 @@ def test_the_page_saves_a_config_and_names_a_bad_field(client, alice):
 
 @pytest.mark.django_db
 def test_recommending_a_config_records_who_and_withdrawing_clears_it(client, alice):
-    from runs.models import Team
+    from foundation.tenancy import Team
 
     red = Team.objects.get(name="red")
     row = services.do_save_config(engine.RewardConfig("binary-top30"), team=red)

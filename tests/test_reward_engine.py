@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from foundation.ranking import Measured, speed_percentile
 from rewards.engine import (
     ProblemRuntimes,
     RewardConfig,
@@ -17,7 +18,6 @@ from rewards.engine import (
     rewards,
     speed_percentiles,
 )
-from workers.execution.ranking import Measured, speed_percentile
 
 INF = math.inf
 # 3 references x 2 tests; the third timed out on test 1

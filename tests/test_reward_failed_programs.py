@@ -1,6 +1,6 @@
 """A failed program (a wrong answer or a crash on a test it is ranked on: no time, cost nan)
 has no speed percentile and never counts as fast, in the reward engine as in the timing
-service's ranking: one rule (`workers.execution.ranking.failed`), whatever the correctness
+service's ranking: one rule (`foundation.ranking.failed`), whatever the correctness
 gating. A timed-out run is not a failed one: it has a cost, slower than every reference."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import random
 import numpy as np
 import pytest
 
+from foundation.ranking import TIMED_OUT, Measured, speed_percentile
 from rewards.engine import ProblemRuntimes, RewardConfig, rewards, speed_percentiles
-from workers.execution.ranking import TIMED_OUT, Measured, speed_percentile
 
 NAN, INF = math.nan, math.inf
 PROBLEM = ProblemRuntimes(

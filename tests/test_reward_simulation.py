@@ -14,7 +14,6 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from problems import loading
 from problems.models import (
     Calibration,
     Problem,
@@ -24,6 +23,7 @@ from problems.models import (
 )
 from problems.services import do_import_code_contests
 from rewards import engine, services
+from rewards import runtimes as loading
 from rewards.models import Simulation
 from tests.conftest import wait_for_status
 from tests.test_dataset_build import import_sum, run_build

@@ -12,16 +12,18 @@ from django.utils import timezone
 
 from evaluations import metrics, reads, services
 from evaluations.models import Evaluation
-from problems.loading import loaded_problems, problems_per_split
+from execution.samples import FAST
+from foundation.liveness import WorkerHeartbeat
+from foundation.tenancy import Team
+from problems.loading import problems_per_split
 from problems.models import DatasetBuild, Problem
-from runs.models import Run, Team
+from rewards.runtimes import loaded_problems
+from runs.models import Run
 from tests.support.training_runs import put_in_warm_start
 from tests.test_evaluations import evaluate_upload, lines
 from tests.test_training_runs import start_run
-from workers.execution.samples import FAST
-from workers.models import WorkerHeartbeat
+from training.services import do_run_training
 from workers.queues import Queues
-from workers.training.services import do_run_training
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

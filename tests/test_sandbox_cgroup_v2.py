@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import wait_until
-from workers.execution.isolation import (
+from execution.isolation import (
     CGROUP_PREFIX,
     CgroupUsage,
     CgroupV2Tree,
@@ -27,7 +26,8 @@ from workers.execution.isolation import (
     SandboxUnavailable,
     detect,
 )
-from workers.execution.sandbox import Limits, prepare_box, run_sandboxed
+from execution.sandbox import Limits, prepare_box, run_sandboxed
+from tests.conftest import wait_until
 
 MIB = 1024 * 1024
 

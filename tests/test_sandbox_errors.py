@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from execution import retries
+from execution.engine import Case, execute
+from execution.isolation import SandboxError
+from execution.retries import SANDBOX_ATTEMPTS, SANDBOX_ERROR, counted, run_retried
+from execution.sandbox import Limits, prepare_box
 from tests.conftest import wait_until
 from tests.sandbox_support import end, processes_of, use_one_slot
-from workers.execution import retries
-from workers.execution.engine import Case, execute
-from workers.execution.isolation import SandboxError
-from workers.execution.retries import SANDBOX_ATTEMPTS, SANDBOX_ERROR, counted, run_retried
-from workers.execution.sandbox import Limits, prepare_box
 
 LIMITS = Limits(cpu_seconds=1, wall_seconds=5, memory_mb=256, output_mb=1)
 PY_SUM = "n = int(input())\nprint(sum(map(int, input().split())))\n"
@@ -120,7 +120,7 @@ def test_a_dataset_build_fails_in_the_sandbox_instead_of_storing_sandbox_error_v
 def test_a_cgroup_the_launcher_cannot_join_is_a_sandbox_error_naming_the_file(
     tmp_path, monkeypatch
 ):
-    from workers.execution.isolation import RunCgroup, active_isolation
+    from execution.isolation import RunCgroup, active_isolation
 
     if active_isolation().tree is None:
         pytest.skip("no cgroup can be made on this host: the launcher joins none")

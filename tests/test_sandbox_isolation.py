@@ -12,12 +12,12 @@ import time
 
 import pytest
 
+from execution import hostile
+from execution.engine import Case, execute
+from execution.isolation import active_isolation
+from execution.sandbox import Limits, prepare_box, run_sandboxed
 from tests.conftest import wait_until
 from tests.sandbox_support import running_uids, sandbox_processes
-from workers.execution import hostile
-from workers.execution.engine import Case, execute
-from workers.execution.isolation import active_isolation
-from workers.execution.sandbox import Limits, prepare_box, run_sandboxed
 
 LIMITS = Limits(cpu_seconds=2, wall_seconds=6, memory_mb=256, output_mb=1)
 ALONE_REPEATS = 7
@@ -280,16 +280,14 @@ def test_a_file_mounted_read_only_in_a_new_folder_is_readable_by_the_slot_uid(tm
     assert (tmp_path / "out").read_text().split() == ["3", "755"]
 
 
-def test_another_threads_orphan_reaper_leaves_a_sandbox_its_thread_waits_for(
-    tmp_path, monkeypatch
-):
+def test_another_threads_orphan_reaper_leaves_a_sandbox_its_thread_waits_for(tmp_path, monkeypatch):
     """Runs side by side in threads (the pack's verdicts, a build's measurements): one
     thread's reaper of orphaned bwraps used to take another thread's own bwrap the moment it
     exited, and that thread's wait failed with ProcessLookupError. Here the reaper runs in
     exactly that window: after the sandbox exited, before its thread waits for it."""
     from pathlib import Path
 
-    from workers.execution import sandbox
+    from execution import sandbox
 
     waited = sandbox._wait_exit
 

@@ -8,20 +8,21 @@ from __future__ import annotations
 import pytest
 from django.test import Client, override_settings
 
-from codeopt_site.jobs import failed_in_sandbox
 from evaluations.models import Evaluation
+from execution.isolation import SandboxError
+from execution.retries import SANDBOX_ATTEMPTS
+from foundation.jobs import failed_in_sandbox
+from foundation.tenancy import Team
 from problems.models import Problem
-from runs.models import Team
+from scoring import coordinator as remote
+from scoring.models import ScoringJob
 from tests.conftest import token_client
 from tests.sandbox_support import processes_of, use_one_slot
 from tests.support.timing_jobs import submit_timing_job
 from tests.test_training_runs import start_run
+from timing import services as timing_services
+from timing.models import TimingJob
 from workers import retry
-from workers.execution.isolation import SandboxError
-from workers.execution.retries import SANDBOX_ATTEMPTS
-from workers.models import ScoringJob, TimingJob
-from workers.timing import services as timing_services
-from workers.training import remote
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PROCESSES = 64  # Limits().processes: the slot uid's RLIMIT_NPROC in every run
@@ -31,7 +32,7 @@ PROCESSES = 64  # Limits().processes: the slot uid's RLIMIT_NPROC in every run
 def slot_uid(monkeypatch, tmp_path) -> int:
     # every run here fails SANDBOX_ATTEMPTS times: the retries, counted, without their waits
     # (a failure that clears during the backoff: tests/test_sandbox_errors.py)
-    monkeypatch.setattr("workers.execution.retries.SANDBOX_BACKOFF_S", 0.01)
+    monkeypatch.setattr("execution.retries.SANDBOX_BACKOFF_S", 0.01)
     return use_one_slot(monkeypatch, tmp_path / "slots")
 
 

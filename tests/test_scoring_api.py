@@ -1,6 +1,6 @@
 """Scoring for any trainer over the API (issue 18, item 2): POST /api/scoring/ checks every
 field and queues nothing on a bad one; the job runs through the timing worker's own scoring
-(workers/training/remote.do_score_rollouts, called here as the worker calls it, with the real
+(training/remote.do_score_rollouts, called here as the worker calls it, with the real
 sandbox); GET answers the groups in the order sent, the group kinds, and with a run and a step
 the samples and groups/* series are the run's."""
 
@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import pytest
 
+from execution.samples import FAST, SLOW
+from foundation.tenancy import Team
 from runs import services as run_services
-from runs.models import Team
 from runs.reads import read_metrics
-from workers.execution.samples import FAST, SLOW
-from workers.models import RolloutSample, ScoringJob
-from workers.training.remote import do_score_rollouts
+from scoring.coordinator import do_score_rollouts
+from scoring.models import ScoringJob
+from training.models import RolloutSample
 
 pytestmark = pytest.mark.django_db
 WRONG = FAST.replace("sum(nums)", "sum(nums) + 1")
@@ -107,7 +108,7 @@ def test_a_job_is_scored_on_the_timing_queue_and_answered_in_the_order_sent(
     assert answer.status_code == 202
     job_id = answer.json()["id"]
     assert answer.json() == {"id": job_id, "status": "queued"}
-    assert enqueued == [("workers.score_rollouts", [job_id], None)]
+    assert enqueued == [("scoring.score_rollouts", [job_id], None)]
     assert alice_api.get(f"/api/scoring/{job_id}/").json()["status"] == "queued"
     assert bob_api.get(f"/api/scoring/{job_id}/").status_code == 404
 
@@ -148,7 +149,7 @@ def test_a_job_is_scored_on_the_timing_queue_and_answered_in_the_order_sent(
 
 
 def test_a_run_our_trainer_trains_cannot_be_written_by_the_api(built, send, enqueued, alice_run):
-    from workers.models import TrainingRun
+    from training.models import TrainingRun
 
     TrainingRun.objects.create(run=alice_run, config={"steps": 3}, checkpoint_dir="/tmp/x")
     answer = send({**GOOD, "run": alice_run.pk, "step": 0})
@@ -179,9 +180,9 @@ def test_the_client_retrying_a_post_whose_answer_was_lost_gets_one_job(
     the client (a proxy cut, a timeout): the client's retry carries the same key."""
     from rest_framework.authtoken.models import Token
 
-    from runs import client as client_module
+    from scoring import client as client_module
 
-    real = client_module._request
+    real = client_module.api_request
     lost: list[str] = []
 
     def answer_lost_once(method, url, token, body, timeout):
@@ -191,7 +192,7 @@ def test_the_client_retrying_a_post_whose_answer_was_lost_gets_one_job(
             raise ConnectionError("the answer was lost on the way back")
         return answer
 
-    monkeypatch.setattr(client_module, "_request", answer_lost_once)
+    monkeypatch.setattr(client_module, "api_request", answer_lost_once)
     monkeypatch.setattr(client_module.time, "sleep", lambda s: None)  # the retry's backoff
     token, _ = Token.objects.get_or_create(user=alice)
     scoring = client_module.ScoringClient(live_server.url, token.key)

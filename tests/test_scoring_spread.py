@@ -13,12 +13,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from execution.samples import FAST, SLOW
+from foundation.liveness import WorkerHeartbeat
+from scoring import coordinator as remote
+from scoring.models import ScoringJob, ScoringPart
+from scoring.services import do_submit_scoring, scoring_answer
 from scripts.readiness import celery_worker_argv
 from tests.conftest import Process, subprocess_env, wait_for_status, wait_until
-from workers.execution.samples import FAST, SLOW
-from workers.models import ScoringJob, ScoringPart, WorkerHeartbeat
-from workers.scoring.services import do_submit_scoring, scoring_answer
-from workers.training import remote
 
 WRONG = FAST.replace("sum(nums)", "sum(nums) + 1")
 

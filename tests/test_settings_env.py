@@ -82,7 +82,7 @@ def test_a_bad_url_is_named_without_its_password(env, named):
     ],
 )
 def test_a_bad_sandbox_number_is_named_and_a_good_one_read(value, message):
-    from workers.execution.isolation import IsolationSettings
+    from execution.isolation import IsolationSettings
 
     with pytest.raises(ValueError) as error:
         IsolationSettings.from_environ({"CODEOPT_SANDBOX_UID_SLOTS": value})

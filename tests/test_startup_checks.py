@@ -1,5 +1,5 @@
 """A process that cannot reach its database or broker exits at start, within a few seconds,
-naming the variable to fix and never its password (codeopt_site.startup): the real
+naming the variable to fix and never its password (foundation.startup): the real
 commands a deployment runs, as subprocesses, each pointed at a service that is not there."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from codeopt_site.startup import EXIT_UNAVAILABLE
+from foundation.startup import EXIT_UNAVAILABLE
 from tests.conftest import ROOT, free_port
 
 PASSWORD = "start-secret-4417"

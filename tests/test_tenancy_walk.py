@@ -88,11 +88,11 @@ def test_every_model_has_a_stated_owner_scope():
 def red_objects(alice, built):
     """One object of every team-scoped kind a path can name, all alice's (team red)."""
     from evaluations.models import Evaluation
+    from foundation.tenancy import Team
     from judges.models import JudgeBatch, JudgePair
     from rewards.models import RewardConfig
     from runs import services
-    from runs.models import Team
-    from workers.models import TimingJob
+    from timing.models import TimingJob
 
     red = Team.objects.get(name="red")
     run = services.do_create_run(owner=alice, team=red, name=f"{SECRET}-run")
@@ -100,9 +100,7 @@ def red_objects(alice, built):
         owner=alice, team=red, name=f"{SECRET}-evaluation", source="completions"
     )
     batch = JudgeBatch.objects.create(owner=alice, team=red, name=f"{SECRET}-batch")
-    pair = JudgePair.objects.create(
-        batch=batch, problem_slug="sum", baseline="a", optimized="b"
-    )
+    pair = JudgePair.objects.create(batch=batch, problem_slug="sum", baseline="a", optimized="b")
     job = TimingJob.objects.create(
         owner=alice, package_dir=f"/{SECRET}", source="print(1)", status="failed",
         error="sandbox: could not start",
@@ -167,7 +165,7 @@ def test_another_team_and_anonymous_callers_reach_nothing_of_red(red_objects, bo
                 elif name in RED_PATHS:
                     # a path naming red's object: as if it did not exist (or not allowed)
                     assert response.status_code in (400, 403, 404, 405), (who, method, url)
-    from runs.models import Team
+    from foundation.tenancy import Team
 
     assert_nothing_of_red_changed(before, Team.objects.get(name="red"))
 

@@ -7,8 +7,8 @@ from django.test import Client
 
 from tests.conftest import wait_for_status
 from tests.support.timing_jobs import submit_timing_job
-from workers.models import TimingJob
-from workers.timing import services as timing_services
+from timing import services as timing_services
+from timing.models import TimingJob
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from rewards.typed import bounds_of
+from foundation.typed import bounds_of
 from runs.models import Run
 from tests.test_training_pages import FORM
-from workers.training.config import OPTIONAL_ON_FORMS, TrainConfig
+from training.config import OPTIONAL_ON_FORMS, TrainConfig
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

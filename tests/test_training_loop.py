@@ -13,7 +13,7 @@ import pytest
 from rewards.engine import RewardConfig
 from tests.support.trainer import MemorySink, tiny_run_config
 from tests.training_problems import sum_training_problem, warmed_tiny_policy
-from workers.training.loop import LocalScorer, Trainer
+from training.loop import LocalScorer, Trainer
 
 STEP_KEYS = {
     "rewards/mean",

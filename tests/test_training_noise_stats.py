@@ -8,18 +8,18 @@ import dataclasses
 
 import pytest
 
+from execution.engine import CaseResult, ExecutionReport
+from execution.samples import FAST, MIDDLE, SLOW
+from foundation.ranking import EXACT
 from rewards.engine import RewardConfig
-from workers.execution.engine import CaseResult, ExecutionReport
-from workers.execution.ranking import EXACT
-from workers.execution.samples import FAST, MIDDLE, SLOW
-from workers.training.loop import _noise_metrics
-from workers.training.scoring import (
+from scoring.scorer import (
     Score,
     reference_rank_jitter,
     repeat_cv,
     score_group_retrying,
 )
-from workers.training.smoke import sum_scoring_problem
+from training.loop import _noise_metrics
+from training.smoke import sum_scoring_problem
 
 
 def report(*tests: list[float] | str) -> ExecutionReport:

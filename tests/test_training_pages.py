@@ -10,9 +10,9 @@ import pytest
 
 from runs.models import Run
 from tests.test_training_runs import start_run
-from workers.models import TrainingRun
-from workers.training import services as training_services
-from workers.training.config import TrainConfig
+from training import services as training_services
+from training.config import TrainConfig
+from training.models import TrainingRun
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,7 +61,7 @@ def test_the_form_names_a_bad_field_and_queues_a_good_run(
         response = client.post("/training/", {**FORM, "name": "from-the-form"})
     run = Run.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/runs/{run.pk}/"
-    assert enqueued == [("workers.train", [run.pk], None)]
+    assert enqueued == [("training.train", [run.pk], None)]
     assert run.status == "queued" and run.name == "from-the-form"
     training = TrainingRun.objects.get(run=run)
     assert training.config["group_size"] == 2 and training.config["normalize_std"] is False

@@ -9,12 +9,12 @@ import re
 import pytest
 from django.utils import timezone
 
-from codeopt_site.jobs import about, progress_text, remaining_s
+from foundation.progress import about, progress_text, remaining_s
 from tests.support.training_runs import put_in_warm_start
 from tests.test_training_runs import start_run
-from workers.models import TrainingRun
-from workers.training import services as training_services
-from workers.training.sink import StageProgress
+from training import services as training_services
+from training.models import TrainingRun
+from training.sink import StageProgress
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -107,8 +107,8 @@ def test_a_time_budgeted_runs_page_says_its_steps_are_a_cap(built, client, alice
     client.force_login(alice)
     pages = [client.get(f"/runs/{run.pk}/").content.decode() for run in (capped, budgeted)]
     controls = [re.search(r'id="training-controls">.*?</p>', p, re.S)[0] for p in pages]
-    assert "step <span id=\"training-step\">0</span> of 300 " in controls[0]
-    assert "step <span id=\"training-step\">0</span> of at most 300 " in controls[1]
+    assert 'step <span id="training-step">0</span> of 300 ' in controls[0]
+    assert 'step <span id="training-step">0</span> of at most 300 ' in controls[1]
 
 
 def test_the_train_command_prints_the_stages(built, alice, tmp_path, capsys):

@@ -10,13 +10,16 @@ import dataclasses
 import pytest
 from django.core.management import call_command
 
+from foundation.tenancy import Team
 from problems.models import Problem
-from runs.models import MetricPoint, MetricSeries, Run, Team
+from runs.models import MetricPoint, MetricSeries, Run
+from scoring import coordinator as remote
+from scoring.models import ScoringJob
 from tests.conftest import wait_for_status
-from workers.models import RolloutSample, ScoringJob, TrainingRun
-from workers.training import lease, remote, sink
-from workers.training import services as training_services
-from workers.training.config import TrainConfig
+from training import lease, sink
+from training import services as training_services
+from training.config import TrainConfig
+from training.models import RolloutSample, TrainingRun
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -257,8 +260,8 @@ def test_programs_the_policy_writes_are_run_and_judged_through_the_service(
 ):
     """The policy is replaced by one that writes a known program (the fast reference, then
     a wrong one): what the service stores must be their true verdicts."""
-    from workers.training import loop
-    from workers.training.rollout import Sample, extract_program
+    from training import loop
+    from training.rollout import Sample, extract_program
 
     fast = Problem.objects.get(slug="sum").solutions.get(name="accepted/fast.py").code
     texts = [fast + "```\n", "print(0)\n```\n"]

@@ -7,10 +7,10 @@ import math
 
 import pytest
 
+from execution.samples import FAST, SLOW
 from rewards.engine import RewardConfig
-from workers.execution.samples import FAST, SLOW
-from workers.training.scoring import FORMAT, ScoringProblem, score_group
-from workers.training.smoke import sum_scoring_problem
+from scoring.scorer import FORMAT, ScoringProblem, score_group
+from training.smoke import sum_scoring_problem
 
 WRONG = FAST.replace("sum(nums)", "sum(nums) + 1")
 

@@ -9,12 +9,13 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from examples import trl_grpo
+from execution.samples import FAST
+from integrations.trl import CodeoptReward
 from problems.models import Problem
-from runs.client import ScoringClient, ServiceUnavailable
-from runs.integrations.trl import CodeoptReward
 from runs.models import Run
-from workers.execution.samples import FAST
-from workers.models import RolloutSample, ScoringJob
+from scoring.client import ScoringClient, ServiceUnavailable
+from scoring.models import ScoringJob
+from training.models import RolloutSample
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -12,16 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from codeopt_site.env import ConfigError, env_paths
 from evaluations.models import Evaluation
+from execution.samples import write_sum_package
+from foundation.env import ConfigError, env_paths
 from problems import services as problem_services
 from runs.models import Run
 from tests.support.timing_jobs import MEASURE_JOB, submit_timing_job
 from tests.test_training_pages import FORM as TRAINING_FORM
-from workers.execution.samples import write_sum_package
-from workers.models import TimingJob, TrainingRun
-from workers.training import services as training_services
-from workers.training.config import TrainConfig
+from timing.models import TimingJob
+from training import services as training_services
+from training.config import TrainConfig
+from training.models import TrainingRun
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -149,7 +150,7 @@ def test_a_package_dir_under_a_root_is_queued_as_its_real_path(
     assert response.status_code == 302
     job = TimingJob.objects.get()
     assert job.package_dir == str(package.resolve()) and job.owner == alice
-    assert enqueued == [("workers.run_timing_job", [str(job.id)], None)]
+    assert enqueued == [("timing.run_timing_job", [str(job.id)], None)]
     # inside a root the package's own problems keep their helpful message
     empty = str(tmp_path / "root-link" / "empty")
     assert (

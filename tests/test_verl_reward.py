@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 
 from examples import verl_reward
 from problems.models import Problem
-from workers.models import ScoringJob
+from scoring.models import ScoringJob
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,8 +1,8 @@
-"""The training tests' problem and tiny policy (workers/training/smoke.py)."""
+"""The training tests' problem and tiny policy (training/smoke.py)."""
 
 from __future__ import annotations
 
-from workers.training.smoke import (  # noqa: F401  (re-exported for the tests)
+from training.smoke import (  # noqa: F401  (re-exported for the tests)
     STATEMENT,
     sum_scoring_problem,
     sum_training_problem,

@@ -7,7 +7,7 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from codeopt_site.schema import ObjectSchema
+from foundation.schema import ObjectSchema
 from workers import reads, retry
 
 

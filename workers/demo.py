@@ -11,8 +11,16 @@ import time
 from django.conf import settings
 from rest_framework.authtoken.models import Token
 
+from foundation.tenancy import check_team_for_new_run
+from problems import services as problem_services
+from problems.models import DatasetBuild
+from rewards import services as reward_services
+from rewards.models import RewardConfig
+from rewards.runtimes import loaded_problems
 from runs import client
 from runs.models import Run
+from training import services as training_services
+from training.config import TrainConfig
 from workers.synthetic import synthetic_step
 
 
@@ -104,15 +112,6 @@ def do_run_demo_chain(
     stored runtimes, the reward simulation and the training runs (each queued); a stage that
     cannot run says why. Returns {stage: final status}."""
     from django.contrib.auth import get_user_model
-
-    from problems import services as problem_services
-    from problems.loading import loaded_problems
-    from problems.models import DatasetBuild
-    from rewards import services as reward_services
-    from rewards.models import RewardConfig
-    from runs.services import check_team_for_new_run
-    from workers.training import services as training_services
-    from workers.training.config import TrainConfig
 
     owner = get_user_model().objects.get(username=user)
     build_error = ""

@@ -15,7 +15,14 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from codeopt_site.jobs import worker_dead_after
+from evaluations.models import Evaluation
+from foundation.jobs import JobStatus
+from foundation.liveness import WorkerHeartbeat, worker_dead_after
+from foundation.tenancy import user_teams
+from problems.models import DatasetBuild
+from runs.models import Run, RunStatus
+from scoring.models import ScoringJob
+from timing.models import TimingJob
 
 SHOWN = 3  # jobs ahead named in the text; the rest are counted
 
@@ -31,7 +38,6 @@ class QueuedJob:
 
 def _team_ids(user) -> set[int] | None:
     """The user's team ids; None for staff (every team)."""
-    from runs.services import user_teams
 
     return None if user.is_staff else set(user_teams(user).values_list("pk", flat=True))
 
@@ -45,8 +51,6 @@ def _state(job) -> str:
 
 
 def _training_runs(user, teams) -> list[QueuedJob]:
-    from runs.models import Run, RunStatus
-
     runs = Run.objects.filter(
         training__isnull=False, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
     ).select_related("training")
@@ -63,9 +67,6 @@ def _training_runs(user, teams) -> list[QueuedJob]:
 
 
 def _evaluations(user, teams, queue: str) -> list[QueuedJob]:
-    from codeopt_site.jobs import JobStatus
-    from evaluations.models import Evaluation
-
     active = Evaluation.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING])
     return [
         QueuedJob(
@@ -82,9 +83,6 @@ def _evaluations(user, teams, queue: str) -> list[QueuedJob]:
 
 def _timing_side(user, teams) -> list[QueuedJob]:
     """Timing jobs, dataset builds and training runs' scoring jobs (queue `timing`)."""
-    from codeopt_site.jobs import JobStatus
-    from problems.models import DatasetBuild
-    from workers.models import ScoringJob, TimingJob
 
     active = {"status__in": [JobStatus.QUEUED, JobStatus.RUNNING]}
     found = []
@@ -118,7 +116,7 @@ JOBS_OF_QUEUE = {
 
 def workers_taking(queue: str) -> int:
     """Workers whose heartbeat is recent and who consume `queue`."""
-    from workers.models import WorkerHeartbeat
+
     since = timezone.now() - worker_dead_after()
     seen = WorkerHeartbeat.objects.filter(last_seen__gte=since)
     return sum(queue in w.queues.split(",") for w in seen)

@@ -1,96 +1,26 @@
-"""Read helpers for the training pages: samples with filters, the problem x step heatmap."""
+"""Reads across every kind of job the workers run: the jobs a user can see, by kind, and those
+that failed in the sandbox (the Timing page's retry table, /api/sandbox-failures/)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass
+from django.urls import reverse
 
-from workers.models import RolloutSample
-
-PAGE_SIZE = 200
-FAST_PERCENTILE = 50.0  # "fast" on the heatmap: correct and in the top half (eval/p50)
-
-
-@dataclass
-class SampleFilters:
-    step: int | None = None
-    problem: str = ""
-    verdict: str = ""
-
-    @classmethod
-    def from_query(cls, query) -> SampleFilters:
-        """The filters of a query string; ValueError naming the field at fault."""
-        step = query.get("step", "").strip()
-        if step and not step.isdigit():
-            raise ValueError(f"step: {step!r} is not a step number (0, 1, 2, …)")
-        return cls(
-            step=int(step) if step else None,
-            problem=query.get("problem", "").strip(),
-            verdict=query.get("verdict", "").strip(),
-        )
-
-
-def samples(run, filters: SampleFilters):
-    rows = RolloutSample.objects.filter(training__run=run).select_related("problem")
-    if filters.step is not None:
-        rows = rows.filter(step=filters.step)
-    if filters.problem:
-        rows = rows.filter(problem__slug=filters.problem)
-    if filters.verdict:
-        rows = rows.filter(verdict=filters.verdict)
-    return rows.order_by("-step", "group", "index")[:PAGE_SIZE]
-
-
-def sample_problems(run) -> list[str]:
-    return list(
-        RolloutSample.objects.filter(training__run=run)
-        .values_list("problem__slug", flat=True)
-        .distinct()
-        .order_by("problem__slug")
-    )
-
-
-def outcome_heatmap(run) -> dict:
-    """Per (problem, step): the share of samples correct, and correct and fast."""
-    cells: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0, 0])
-    rows = RolloutSample.objects.filter(training__run=run).values_list(
-        "problem__slug", "step", "correct", "speed_percentile"
-    )
-    for slug, step, correct, percentile in rows:
-        cell = cells[(slug, step)]
-        cell[0] += 1
-        cell[1] += bool(correct)
-        cell[2] += bool(correct and percentile is not None and percentile <= FAST_PERCENTILE)
-    problems = sorted({slug for slug, _ in cells})
-    steps = sorted({step for _, step in cells})
-    correct = [[_share(cells.get((p, s)), 1) for s in steps] for p in problems]
-    fast = [[_share(cells.get((p, s)), 2) for s in steps] for p in problems]
-    return {"problems": problems, "steps": steps, "correct": correct, "fast": fast}
-
-
-def _share(cell, index: int) -> float | None:
-    return None if cell is None else cell[index] / cell[0]
-
-
-# -- jobs that failed in the sandbox -----------------------------------------------------------
+from evaluations.reads import visible_evaluations
+from foundation.jobs import SANDBOX_FAILURE_PREFIX
+from scoring.services import visible_scoring_jobs
+from timing.models import TimingJob
 
 
 def _timing_jobs(user):
-    from workers.models import TimingJob
-
     jobs = TimingJob.objects.select_related("owner")
     return jobs if user.is_staff else jobs.filter(owner=user)
 
 
 def _scoring_jobs(user):
-    from workers.scoring.services import visible_scoring_jobs
-
     return visible_scoring_jobs(user)
 
 
 def _evaluations(user):
-    from evaluations.reads import visible_evaluations
-
     return visible_evaluations(user)
 
 
@@ -119,10 +49,6 @@ SANDBOX_FAILURES_SHOWN = 50
 
 def sandbox_failures(user) -> list[dict]:
     """Jobs the user can see that failed in the sandbox and can be retried, newest first."""
-    from django.urls import reverse
-
-    from codeopt_site.jobs import SANDBOX_FAILURE_PREFIX
-
     rows = []
     for kind, (_, describe) in JOB_KINDS.items():
         failed = visible_jobs(user, kind).filter(

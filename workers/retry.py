@@ -6,11 +6,11 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 
-from codeopt_site.jobs import failed_in_sandbox
 from evaluations.services import do_retry_evaluation
+from foundation.jobs import failed_in_sandbox
+from scoring.coordinator import retry_scoring_job
+from timing.services import retry_timing_job
 from workers.reads import JOB_KINDS, visible_jobs
-from workers.timing.services import retry_timing_job
-from workers.training.remote import retry_scoring_job
 
 RETRIES = {
     "timing": retry_timing_job,
@@ -21,7 +21,7 @@ RETRIES = {
 
 
 def do_retry_job(user, kind: str, pk) -> None:
-    """Queue again a job that failed in the sandbox (codeopt_site.jobs.failed_in_sandbox).
+    """Queue again a job that failed in the sandbox (foundation.jobs.failed_in_sandbox).
     LookupError when the user cannot see such a job, ValueError when it is not retryable."""
     if kind not in JOB_KINDS:
         raise LookupError(f"kind: {kind!r} is not one of {', '.join(JOB_KINDS)}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from codeopt_site.jobs import Progress, claim, create_job, enqueue, failure_recorded, finish
+from foundation.jobs import Progress, claim, create_job, failure_recorded, finish
+from foundation.sending import enqueue
 from judges import analyzer
 from judges.categories import check_category
 from judges.llm import LLMJudge, LLMResult, LLMSettings, PairText

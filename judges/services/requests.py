@@ -8,10 +8,14 @@ from dataclasses import dataclass, field
 
 from django.conf import settings as django_settings
 
-from codeopt_site import inputs, jsonlines
+from evaluations.models import Evaluation
+from evaluations.reads import visible_evaluations
+from foundation import inputs, jsonlines
 from judges.categories import check_category
 from judges.llm import LLMSettings
 from judges.models import JudgePair
+from problems.models import Problem, ReferenceSolution
+from rewards.runtimes import loaded_problems
 
 JUDGES = ("analyzer", "llm")
 
@@ -82,8 +86,6 @@ def _sample_exponent(evaluation, problem_slug: str, index: int) -> float | None:
 def _median_reference(problem_slug: str):
     """(name, code, CPU s over the optimization tests) of the problem's median Python
     reference by stored runtime, or None."""
-    from problems.loading import loaded_problems
-    from problems.models import ReferenceSolution
 
     loaded = loaded_problems("", [problem_slug])
     if not loaded:
@@ -105,7 +107,6 @@ def pairs_from_evaluation(evaluation, baseline_evaluation=None) -> tuple[list[Pa
     """One pair per problem: the evaluation's median-speed correct sample against the
     baseline evaluation's (the starting model) or the median human reference. Problems
     without a correct sample on a side are listed in the second value, with the reason."""
-    from problems.models import Problem
 
     statements = dict(
         Problem.objects.filter(slug__in=evaluation.problem_slugs).values_list("slug", "statement")
@@ -209,8 +210,6 @@ def _id(data: dict, key: str) -> int:
 def check_judge_request(user, data: dict, upload: tuple[str, str] | None = None) -> JudgeRequest:
     """A JudgeRequest for {evaluation | run, baseline: human|start, judge, tie_band} or an
     uploaded pairs file; ValueError naming the field at fault, before anything is written."""
-    from evaluations.models import Evaluation
-    from evaluations.reads import visible_evaluations
 
     settings = LLMSettings.from_env()
     judges = _judges(data.get("judge"), settings is not None)

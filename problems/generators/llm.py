@@ -8,7 +8,7 @@ is deterministic and prints valid inputs is for the sandboxed validation
 (problems/generators/validate.py).
 
 The endpoint is any OpenAI-compatible chat-completions server, reached through the shared
-client of judges/endpoint.py: the client retries 429, 5xx and timeouts; a reply that cannot
+client of foundation/llm_endpoint.py: the client retries 429, 5xx and timeouts; a reply that cannot
 be used is asked again, with the reason, `invalid_retries` times. One failed request or one
 unusable reply becomes that generator's error; the others go on.
 """
@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from judges.endpoint import EndpointSettings, EnvReader, ask, make_client, map_concurrently
+from foundation.llm_endpoint import EndpointSettings, EnvReader, ask, make_client, map_concurrently
 from problems.generators import Proposal
 
 logger = logging.getLogger(__name__)

@@ -32,11 +32,11 @@ import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from execution.checker import check_output
+from execution.engine import Case, Program
 from problems.generators import Proposal
 from problems.pipeline.model import PipelineConfig, SourceProblem
 from problems.pipeline.runs import Generated, ProblemRuns, derive_seed, probe_seed
-from workers.execution.checker import check_output
-from workers.execution.engine import Case, Program
 
 CHECKS = ("runs", "deterministic", "size cap", "consensus", "wrong references", "grows with SIZE")
 SAMPLE_INPUT_CHARS = 2000  # the sample input kept for the problem page

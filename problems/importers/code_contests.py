@@ -21,8 +21,8 @@ from pathlib import Path
 
 import orjson
 
+from execution.package import DEFAULT_TIME_LIMIT
 from problems.importers.kattis import MAX_TEST_BYTES, ImportedProblem, ImportedTest
-from workers.execution.package import DEFAULT_TIME_LIMIT
 
 FORMAT = "code_contests"
 EXTENSIONS = (".json", ".jsonl", ".ndjson", ".parquet")

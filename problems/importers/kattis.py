@@ -9,8 +9,8 @@ from pathlib import Path
 
 import yaml
 
+from execution.package import PackageError, load_package
 from problems.function_task import FunctionTask
-from workers.execution.package import PackageError, load_package
 
 MAX_TEST_BYTES = 256 * 1024 * 1024  # a larger input or answer skips the whole problem
 VERDICT_LABELS = {

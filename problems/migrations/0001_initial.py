@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
                 ('license', models.CharField(blank=True, default='', max_length=200)),
                 ('tags', models.JSONField(blank=True, default=list)),
                 ('split', models.CharField(choices=[('train', 'Train'), ('test', 'Test'), ('unassigned', 'Unassigned')], default='unassigned', max_length=12)),
-                ('checker', models.JSONField(blank=True, default=dict, help_text='Default-validator settings (workers.execution.checker).')),
+                ('checker', models.JSONField(blank=True, default=dict, help_text='Default-validator settings (execution.checker).')),
                 ('validator_source', models.TextField(blank=True, default='', help_text='A custom C++ output validator, when the problem has one.')),
                 ('validator_flags', models.CharField(blank=True, default='', max_length=200)),
                 ('origin', models.CharField(blank=True, default='', help_text='Imported from.', max_length=500)),

@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
             field=models.JSONField(
                 blank=True,
                 default=dict,
-                help_text="The problem posed to models as one function: {name, request, harness} (workers.training.prompts.FunctionTask); empty: posed as its statement.",
+                help_text="The problem posed to models as one function: {name, request, harness} (lm.prompts.FunctionTask); empty: posed as its statement.",
             ),
         ),
     ]

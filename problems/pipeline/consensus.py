@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from workers.execution.checker import CheckerSettings, check_output
+from execution.checker import CheckerSettings, check_output
 
 
 @dataclass

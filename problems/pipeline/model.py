@@ -6,10 +6,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from execution.checker import CheckerSettings
+from foundation.typed import bounded, load_config, within_bounds
 from problems.generators import SOURCES, Proposal
 from problems.importers.kattis import MAX_TEST_BYTES, ImportedTest
-from rewards.typed import bounded, load_config, within_bounds
-from workers.execution.checker import CheckerSettings
 
 STAGES = (
     "candidates",

@@ -15,9 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from problems.pipeline.consensus import Consensus, find_consensus
-from problems.pipeline.model import PipelineConfig, SourceProblem
-from workers.execution.engine import (
+from execution.engine import (
     Case,
     CaseResult,
     ExecutionReport,
@@ -26,10 +24,12 @@ from workers.execution.engine import (
     lowest_cost,
     measure,
 )
-from workers.execution.generate import run_generator
-from workers.execution.isolation import SandboxError
-from workers.execution.retries import SANDBOX_ERROR
-from workers.execution.sandbox import Limits
+from execution.generate import run_generator
+from execution.isolation import SandboxError
+from execution.retries import SANDBOX_ERROR
+from execution.sandbox import Limits
+from problems.pipeline.consensus import Consensus, find_consensus
+from problems.pipeline.model import PipelineConfig, SourceProblem
 
 EMPTY_PROGRAMS = {"python": "pass\n", "cpp": "int main() { return 0; }\n"}
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from scipy.stats import spearmanr
 
+from execution.engine import LANGUAGES, Case, Program, ValidatorError
 from problems.generators.sources import Proposer, default_proposers, proposals_for
 from problems.pipeline.model import (
     NewTest,
@@ -24,7 +25,6 @@ from problems.pipeline.model import (
     ValidatedGenerator,
 )
 from problems.pipeline.runs import ProblemRuns, derive_seed, failing, limits_for, probe_seed
-from workers.execution.engine import LANGUAGES, Case, Program, ValidatorError
 
 __all__ = ["ProblemBuilder", "derive_seed", "split_of"]
 MIN_COST_S = 1e-3  # a ratio's denominator floor: CPU time below a millisecond is start-up noise

@@ -13,7 +13,9 @@ from pathlib import Path
 from django.db import transaction
 from django.db.models import Q
 
-from codeopt_site.jobs import Progress, claim, enqueue, failure_recorded, finish
+from execution.anchors import measure_anchors
+from foundation.jobs import Progress, claim, failure_recorded, finish
+from foundation.sending import enqueue
 from problems.importers.kattis import ImportedTest
 from problems.models import (
     DatasetBuild,
@@ -36,7 +38,6 @@ from problems.pipeline import (
 )
 from problems.pipeline.model import written_source_problem
 from problems.services.references import runtime_rows
-from workers.execution.anchors import measure_anchors
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +169,7 @@ def do_store_outcome(build: DatasetBuild, problem: Problem, outcome: ProblemOutc
 
 def _store_anchors(build: DatasetBuild, workdir: Path | None) -> None:
     """The anchors measured beside the references (the timing hosts' calibration baseline,
-    workers/timing/calibration.py); a build whose anchors fail still builds, without one."""
+    scoring/calibration.py); a build whose anchors fail still builds, without one."""
     try:
         costs = measure_anchors(workdir=workdir)
     except (RuntimeError, OSError) as exc:

@@ -10,6 +10,7 @@ from pathlib import Path
 from django.db import transaction
 from django.db.models import Q
 
+from execution.package import PackageError
 from problems.importers import code_contests
 from problems.importers.kattis import ImportedProblem, find_packages, read_package
 from problems.models import (
@@ -20,7 +21,6 @@ from problems.models import (
     ReferenceRuntime,
     ReferenceSolution,
 )
-from workers.execution.package import PackageError
 
 
 @dataclass

@@ -11,6 +11,12 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
+from execution.checker import CheckerSettings
+from execution.engine import Case, Program, cost_of, measure
+from execution.fingerprint import machine_facts, machine_fingerprint
+from execution.generate import run_generator
+from execution.sandbox import Limits
+from foundation.ranking import TIMED_OUT, Measured, speed_percentile
 from problems.calibration import Pair, fit_drift
 from problems.models import (
     Calibration,
@@ -21,12 +27,6 @@ from problems.models import (
     Verdict,
 )
 from problems.pipeline.model import Runtime
-from workers.execution.checker import CheckerSettings
-from workers.execution.engine import Case, Program, cost_of, measure
-from workers.execution.fingerprint import machine_facts, machine_fingerprint
-from workers.execution.generate import run_generator
-from workers.execution.ranking import TIMED_OUT, Measured, speed_percentile
-from workers.execution.sandbox import Limits
 
 
 def materialize_test(test: ProblemTest, folder: Path) -> tuple[Path, Path]:
@@ -115,7 +115,7 @@ def rank_against_stored(
     problem: Problem, program: dict[str, Measured], mode: str = "cpu"
 ) -> float | None:
     """Speed percentile of a program measured now against the stored (corrected) references
-    on the tests it ran (see workers.execution.ranking)."""
+    on the tests it ran (see foundation.ranking)."""
     references = stored_references(problem, mode)
     tests = [name for name in program if name in references]
     per_reference = [{name: measured} for name in tests for measured in references[name]]

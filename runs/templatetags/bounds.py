@@ -1,5 +1,5 @@
 """`{% number_attrs Config "field" %}`: the HTML attributes of a number input from a config
-dataclass field's bounds (rewards.typed.bounded), so a form shows the limits the server
+dataclass field's bounds (foundation.typed.bounded), so a form shows the limits the server
 applies."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import typing
 from django import template
 from django.utils.html import format_html
 
-from rewards.typed import bounds_of
+from foundation.typed import bounds_of
 
 register = template.Library()
 

@@ -1,12 +1,12 @@
-"""Timing jobs submitted as the Timing page submits them (workers/timing/services.py)."""
+"""Timing jobs submitted as the Timing page submits them (timing/services.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from workers.execution.samples import MEDIUM
-from workers.models import TimingJob
-from workers.timing import services as timing_services
+from execution.samples import MEDIUM
+from timing import services as timing_services
+from timing.models import TimingJob
 
 MEASURE_JOB = {
     "source": MEDIUM,

@@ -1,9 +1,9 @@
-"""What the tests of the training loop (workers/training/loop.py) hand the Trainer: a sink
+"""What the tests of the training loop (training/loop.py) hand the Trainer: a sink
 that keeps what it is sent, and the config of a short CPU run of the tiny policy."""
 
 from __future__ import annotations
 
-from workers.training.config import TrainConfig
+from training.config import TrainConfig
 
 
 class MemorySink:

@@ -7,12 +7,12 @@ from datetime import timedelta
 from django.utils import timezone
 
 from runs.models import Run
-from workers.models import TrainingRun
+from training.models import TrainingRun
 
 
 def put_in_warm_start(run: Run, seconds_left: float) -> None:
     """`run` running, in its warm start at step 120 of 300, the stage ending in
-    `seconds_left` seconds: the row the trainer keeps (workers/training/sink.py)."""
+    `seconds_left` seconds: the row the trainer keeps (training/sink.py)."""
     Run.objects.filter(pk=run.pk).update(status="running")
     TrainingRun.objects.filter(run=run).update(
         stage="warm start",

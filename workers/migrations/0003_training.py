@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
             name='TrainingRun',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('config', models.JSONField(help_text='workers.training.config.TrainConfig, as started.')),
+                ('config', models.JSONField(help_text='training.config.TrainConfig, as started.')),
                 ('checkpoint_dir', models.CharField(max_length=500)),
                 ('version', models.PositiveIntegerField(default=0, help_text='Optimizer steps completed.')),
                 ('stop_requested', models.BooleanField(default=False)),

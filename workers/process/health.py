@@ -17,10 +17,18 @@ from django.db import connection
 from django.utils import timezone
 from kombu import Connection
 
-from codeopt_site.broker import transport_for
-from codeopt_site.env import redact
-from codeopt_site.jobs import worker_dead_after
-from codeopt_site.startup import reach_broker
+from evaluations.models import Evaluation
+from execution.isolation import active_isolation
+from execution.retries import PROCESS_COUNTS
+from foundation.broker import transport_for
+from foundation.env import redact
+from foundation.jobs import SANDBOX_FAILURE_PREFIX
+from foundation.liveness import WorkerHeartbeat, worker_dead_after
+from foundation.startup import reach_broker
+from problems.models import DatasetBuild
+from scoring import calibration
+from scoring.models import ScoringJob, ScoringPart
+from timing.models import TimingJob
 
 
 def check_database() -> dict:
@@ -41,8 +49,6 @@ def check_queues() -> dict:
     timing worker's work finished over the last hour: timing jobs (with their executions per
     busy second), scoring groups (ScoringPart: the API's and the trainers' scoring) and
     dataset builds."""
-    from problems.models import DatasetBuild
-    from workers.models import ScoringPart, TimingJob
 
     depth = {}
     url = settings.CELERY_BROKER_URL
@@ -107,8 +113,6 @@ def check_channel_layer() -> dict:
 
 
 def check_workers() -> dict:
-    from workers.models import WorkerHeartbeat
-
     since = timezone.now() - worker_dead_after()  # listed until it counts as dead
     seen = WorkerHeartbeat.objects.filter(last_seen__gte=since).order_by("hostname")
     workers = [
@@ -126,18 +130,13 @@ SANDBOX_WINDOW = timedelta(hours=1)
 
 
 def check_sandbox() -> dict:
-    """The isolation in force on this host (workers.execution.isolation) and the sandbox
+    """The isolation in force on this host (execution.isolation) and the sandbox
     errors of the last hour: the failed starts stored on the jobs that ended in it (timing,
     scoring, evaluations) and the jobs that failed in the sandbox. "degraded" when those
     errors pass settings.SANDBOX_ERRORS_DEGRADED or a job failed so.
 
     Each job stores the mechanism of the worker that ran it: `workers` lists them, since
     the host answering /healthz need not be a worker's."""
-    from codeopt_site.jobs import SANDBOX_FAILURE_PREFIX
-    from evaluations.models import Evaluation
-    from workers.execution.isolation import active_isolation
-    from workers.execution.retries import PROCESS_COUNTS
-    from workers.models import ScoringJob, TimingJob
 
     since = timezone.now() - SANDBOX_WINDOW
     errors, failed, workers = 0, 0, {}
@@ -174,8 +173,7 @@ STATUS_CHECKS = {
 def check_calibration() -> dict:
     """Per timing host: its calibration factor (host / baseline anchor CPU time, a ratio),
     its age in seconds, its spread (max / min of the per-anchor ratios) and why it refuses
-    scoring work, if it does (workers/timing/calibration.py)."""
-    from workers.timing import calibration
+    scoring work, if it does (scoring/calibration.py)."""
 
     return calibration.describe()
 

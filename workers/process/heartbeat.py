@@ -14,7 +14,8 @@ from celery.signals import worker_ready, worker_shutdown
 from django.db import close_old_connections
 from django.utils import timezone
 
-from codeopt_site.jobs import worker_dead_after
+from foundation.liveness import WorkerHeartbeat, worker_dead_after
+from scoring import calibration
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 5.0
@@ -23,8 +24,6 @@ _stop = threading.Event()
 
 
 def beat(hostname: str, queues: list[str], booted_at=None) -> None:
-    from workers.models import WorkerHeartbeat
-
     defaults = {"queues": ",".join(queues), "last_seen": timezone.now()}
     if booted_at is not None:
         defaults["booted_at"] = booted_at
@@ -51,14 +50,11 @@ def start_heartbeat(sender=None, **kwargs) -> None:
     queues = sorted(q.name for q in sender.app.amqp.queues.consume_from.values())
     thread = threading.Thread(target=_loop, args=(sender.hostname, queues, sender.app), daemon=True)
     thread.start()
-    from workers.timing import calibration  # a timing worker measures its anchors
 
     calibration.start_calibrating(sender.hostname, queues)
 
 
 @worker_shutdown.connect
 def stop_heartbeat(**kwargs) -> None:
-    from workers.timing import calibration
-
     _stop.set()
     calibration.stop_calibrating()

@@ -13,13 +13,13 @@ looks for
    name that never beat is a foreground command's, left alone):
    the row goes back to `queued`, saying so, and its task is sent again;
 2. running training runs whose lease (beaten by the trainer every LEASE_BEAT_S) is older
-   than LEASE_STALE_S: the lease is cleared and `workers.train` sent again; the run resumes
+   than LEASE_STALE_S: the lease is cleared and `training.train` sent again; the run resumes
    from its newest checkpoint.
 
 Each row is taken back by one conditional update (same status, worker and start), so of
 several sweeping workers exactly one sends it. A message the broker hands back later finds
 the row ended, or running under another delivery on a live worker, and does nothing
-(codeopt_site.jobs.claim, workers.training.lease.claim_training).
+(foundation.jobs.claim, training.lease.claim_training).
 """
 
 from __future__ import annotations
@@ -32,8 +32,12 @@ from datetime import timedelta
 from django.apps import apps as django_apps
 from django.utils import timezone
 
-from codeopt_site import jobs
-from codeopt_site.jobs import JobStatus, gone_why, heartbeats, worker_dead_after
+from foundation import sending
+from foundation.jobs import JobStatus
+from foundation.liveness import gone_why, heartbeats, worker_dead_after
+from runs.models import RunStatus
+from training.lease import LEASE_STALE_S
+from training.models import TrainingRun
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +82,7 @@ def sweep(celery_app, me: str = "", now=None) -> list[str]:
             )
             if taken:  # back to the queue its delivery came from (an evaluation: gpu or timing)
                 queue = job.delivery_queue or None
-                jobs.send(task_name, [pk if isinstance(pk, int) else str(pk)], queue)
+                sending.send(task_name, [pk if isinstance(pk, int) else str(pk)], queue)
                 sent.append(f"{task_name}[{pk}]: {why}")
     sent += _rescue_training(now)
     sent += send_unsent(celery_app)
@@ -88,27 +92,23 @@ def sweep(celery_app, me: str = "", now=None) -> list[str]:
 
 
 def send_unsent(celery_app) -> list[str]:
-    """Send the queued jobs the broker did not take when they were made (jobs.UNSENT); a job
-    whose send fails again is marked again by jobs.send. One sweep takes each (the update
+    """Send the queued jobs the broker did not take when they were made (sending.UNSENT); a job
+    whose send fails again is marked again by sending.send. One sweep takes each (the update
     that clears the mark), so two workers sweeping at once do not both send it."""
     sent = []
     for model, task_name in _job_tasks(celery_app):
-        marked = model.objects.filter(status=JobStatus.QUEUED, stage__startswith=jobs.UNSENT)
+        marked = model.objects.filter(status=JobStatus.QUEUED, stage__startswith=sending.UNSENT)
         for pk, stage, queue in marked.values_list("pk", "stage", "delivery_queue"):
             taken = model.objects.filter(pk=pk, status=JobStatus.QUEUED, stage=stage).update(
                 stage="sent once the broker answered again"
             )
             if taken:
-                jobs.send(task_name, [pk if isinstance(pk, int) else str(pk)], queue or None)
+                sending.send(task_name, [pk if isinstance(pk, int) else str(pk)], queue or None)
                 sent.append(f"{task_name}[{pk}]: {stage}")
     return sent
 
 
 def _rescue_training(now) -> list[str]:
-    from runs.models import RunStatus
-    from workers.models import TrainingRun
-    from workers.training.lease import LEASE_STALE_S
-
     stale = now - timedelta(seconds=LEASE_STALE_S)
     sent = []
     rows = TrainingRun.objects.exclude(lease="").filter(
@@ -124,6 +124,6 @@ def _rescue_training(now) -> list[str]:
             progress_share=None,
         )
         if taken:
-            jobs.send("workers.train", [run_id], None)
-            sent.append(f"workers.train[{run_id}]: {why}")
+            sending.send("training.train", [run_id], None)
+            sent.append(f"training.train[{run_id}]: {why}")
     return sent

@@ -7,11 +7,12 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from codeopt_site import jsonlines
-from codeopt_site.commands import exiting_on_value_error, run_in_foreground, user_named
 from evaluations import reads, services
 from evaluations.models import Evaluation
-from runs.services import check_team_for_new_run
+from foundation import jsonlines
+from foundation.commands import exiting_on_value_error, run_in_foreground, user_named
+from foundation.tenancy import check_team_for_new_run
+from runs.models import Run
 
 
 class Command(BaseCommand):
@@ -107,8 +108,6 @@ class Command(BaseCommand):
         if o["user"]:
             return user_named(o["user"])
         if o["run"]:
-            from runs.models import Run
-
             run = Run.objects.select_related("owner").filter(pk=o["run"]).first()
             if run is None:
                 raise CommandError(f"run: no run {o['run']}")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from codeopt_site import jsonlines
-from codeopt_site.commands import exiting_on_value_error, run_in_foreground, user_named
+from foundation import jsonlines
+from foundation.commands import exiting_on_value_error, run_in_foreground, user_named
+from foundation.tenancy import check_team_for_new_run
 from judges import reads, services
-from runs.services import check_team_for_new_run
 
 
 class Command(BaseCommand):

@@ -6,8 +6,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from execution.engine import MODES
 from problems import services
-from workers.execution.engine import MODES
 
 
 class Command(BaseCommand):

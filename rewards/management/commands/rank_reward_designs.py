@@ -6,8 +6,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from execution.engine import MODES
 from rewards import fidelity
-from workers.execution.engine import MODES
 
 
 class Command(BaseCommand):

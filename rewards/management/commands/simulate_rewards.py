@@ -8,11 +8,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from execution.engine import MODES
 from rewards import services
 from rewards.config_files import BUILTIN_CONFIGS, read_config_file
 from rewards.models import RewardConfig
 from rewards.simulator import RANK_AGAINST
-from workers.execution.engine import MODES
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from rest_framework.authtoken.models import Token
 
-from runs.models import Team
+from foundation.tenancy import Team
 
 DEMO_USER = "demo"
 DEMO_PASSWORD = "demo-password"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from workers.execution.engine import LANGUAGES, MODES
-from workers.execution.package import EXTENSIONS, PackageError
-from workers.execution.report import measure_package
-from workers.execution.sandbox import SandboxUnavailable
+from execution.engine import LANGUAGES, MODES
+from execution.package import EXTENSIONS, PackageError
+from execution.report import measure_package
+from execution.sandbox import SandboxUnavailable
 
 
 class Command(BaseCommand):

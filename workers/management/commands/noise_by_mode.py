@@ -8,7 +8,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from workers.timing.fidelity import noise_by_mode
+from timing.fidelity import noise_by_mode
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""Start a GRPO training run from a TOML config (workers/training/config.py)."""
+"""Start a GRPO training run from a TOML config (training/config.py)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from codeopt_site.commands import exiting_on_value_error, run_in_foreground, user_named
-from runs.services import check_team_for_new_run
-from workers.training import services as training_services
-from workers.training.config import TrainConfig
+from foundation.commands import exiting_on_value_error, run_in_foreground, user_named
+from foundation.tenancy import check_team_for_new_run
+from training import services as training_services
+from training.config import TrainConfig
 
 
 class Command(BaseCommand):
     help = (
-        "Start a training run from CONFIG.toml (fields: workers/training/config.py). In the "
+        "Start a training run from CONFIG.toml (fields: training/config.py). In the "
         "foreground by default; --queue hands it to a worker on the `gpu` queue."
     )
 

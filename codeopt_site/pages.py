@@ -1,0 +1,119 @@
+"""Pages that compose several domains: the runs list (with the demo's panel) and a run's page
+(its metrics, its training's progress and checkpoints, its evaluations). Each domain's own
+pages are in its app's views.py; these sit at the top because they read from all of them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+
+from evaluations import reads as evaluation_reads
+from foundation.tenancy import user_teams
+from runs import reads as run_reads
+from runs import services as run_services
+from runs.models import Run, RunStatus
+from training.config import stored_degraded_timing
+from training.services import checkpoint_steps
+from workers.demo import read_demo_status
+from workers.queues import Queues, queue_of_task
+
+LIST_METRICS = ["rewards/mean", "eval/p50", "groups/all_negative"]
+
+
+@login_required
+def run_list(request):
+    params = request.GET
+    runs = run_services.search_runs(
+        run_services.visible_runs(request.user).select_related("reward_config"),
+        text=params.get("q", "").strip(),
+        status=params.get("status", ""),
+        team=params.get("team", ""),
+    )[:200]
+    runs = list(runs)
+    latest = run_reads.latest_values([r.pk for r in runs], LIST_METRICS)
+    config_keys, config_cells = run_reads.config_table(runs)
+    rows = [
+        (run, [latest[run.pk].get(key, "") for key in LIST_METRICS], cells)
+        for run, cells in zip(runs, config_cells, strict=True)
+    ]
+    return render(
+        request,
+        "runs/run_list.html",
+        {
+            "rows": rows,
+            "metric_keys": LIST_METRICS,
+            "config_keys": config_keys,
+            "shown_config_keys": run_reads.default_columns(config_keys),
+            "statuses": [choice.value for choice in RunStatus],
+            "teams": user_teams(request.user),
+            "params": params,
+            "demo": read_demo_status(settings.VAR_DIR / "demo-status.json"),
+        },
+    )
+
+
+@login_required
+def run_detail(request, run_id: int):
+    try:
+        run = run_services.check_can_see_run(request.user, run_id)
+    except Run.DoesNotExist:
+        raise Http404("No such run") from None
+    checkpoints = []
+    degraded_timing = None  # the run's timing degraded on purpose (experiments): its banner
+    if hasattr(run, "training"):
+        checkpoints = sorted(checkpoint_steps(run.training))
+        degraded_timing = stored_degraded_timing(run.training.config)
+        if not degraded_timing.active:
+            degraded_timing = None
+    return render(
+        request,
+        "runs/run_detail.html",
+        {
+            "run": run,
+            "runs": [run],
+            "checkpoints": checkpoints,
+            "degraded_timing": degraded_timing,
+            **_evaluate_context(request, run),
+        },
+    )
+
+
+def _evaluate_context(request, run) -> dict:
+    """The run page's Evaluate form (its split choices) and its progress section."""
+    counts = evaluation_reads.split_counts() if hasattr(run, "training") else {}
+    return {
+        "splits": evaluation_reads.split_options(counts, evaluation_reads.default_split(counts)),
+        **_progress_context(request, run),
+    }
+
+
+def _progress_context(request, run) -> dict:
+    training = getattr(run, "training", None)
+    waiting = ""
+    if training is not None and run.status == RunStatus.QUEUED:
+        waiting = Queues(request.user).waiting_text(
+            queue_of_task("training.train"), f"training run #{run.pk}", run.created_at
+        )
+    evaluations = evaluation_reads.run_rows(request.user, run)
+    training_active = training is not None and run.status in (RunStatus.QUEUED, RunStatus.RUNNING)
+    return {
+        "training_waiting": waiting,
+        "evaluations": evaluations,
+        "progress_active": training_active
+        or any(r["status"] in ("queued", "running") for r in evaluations["rows"]),
+    }
+
+
+@login_required
+def run_progress(request, run_id: int):
+    """The run page's progress section alone (its script polls it while work is queued or
+    running): the training's stage and estimate, the run's evaluations."""
+    try:
+        run = run_services.check_can_see_run(request.user, run_id)
+    except Run.DoesNotExist:
+        raise Http404("No such run") from None
+    return render(
+        request, "runs/_run_progress.html", {"run": run, **_progress_context(request, run)}
+    )

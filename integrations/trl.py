@@ -1,0 +1,97 @@
+"""TRL's GRPOTrainer against a codeopt server: rewards from our sandbox, metrics on a run.
+
+    reward = CodeoptReward(server, token, "binary-top30", run=run_id)
+    trainer = GRPOTrainer(model, reward_funcs=[reward], train_dataset=dataset,
+                          callbacks=[CodeoptCallback(server, token, run_id)], args=...)
+
+The dataset is GET /api/problems/export/?shape=trl (columns `prompt`, `problem`): TRL passes
+every column but the prompt to a reward function as a keyword argument, so each completion
+comes back with its problem's slug. Needs `transformers` (for the callback) beside this file.
+"""
+
+from __future__ import annotations
+
+from transformers import TrainerCallback
+
+from runs.client import MetricsClient
+from scoring.client import ScoringClient
+
+
+def _text(completion) -> str:
+    """A completion in TRL's standard (text) or conversational (messages) format."""
+    if isinstance(completion, list):
+        return "".join(message.get("content", "") for message in completion)
+    return completion
+
+
+class CodeoptReward:
+    """A TRL reward function (prompts, completions and the dataset's columns as keyword
+    arguments; one float per completion), scoring through POST /api/scoring/:
+
+    1. completions are grouped by (problem, prompt), in the order TRL generated them (its
+       sampler repeats each prompt num_generations times);
+    2. one scoring job for the whole batch, sent as completions (the server extracts the
+       program as our trainer does), with `run` and the step TRL will log this update at
+       (global_step + 1) when a run is given, so the server writes the step's samples and
+       groups/* series to the run at the step of TRL's own loss;
+    3. the rewards go back in TRL's order."""
+
+    def __init__(
+        self,
+        server: str,
+        token: str,
+        reward_config: str,
+        *,
+        run: int | None = None,
+        problem_column: str = "problem",
+        client: ScoringClient | None = None,
+    ):
+        self.__name__ = "codeopt"  # TRL names the reward's logged series after it
+        self.client = client or ScoringClient(server, token)
+        self.reward_config = reward_config
+        self.run = run
+        self.problem_column = problem_column
+        self.last_answer: dict | None = None
+
+    def __call__(self, prompts, completions, trainer_state=None, **columns) -> list[float]:
+        problems = columns[self.problem_column]
+        groups: dict[tuple[str, str], list[int]] = {}
+        for index, (problem, prompt) in enumerate(zip(problems, prompts, strict=True)):
+            groups.setdefault((problem, str(prompt)), []).append(index)
+        sent = [
+            {"problem": problem, "completions": [_text(completions[i]) for i in indexes]}
+            for (problem, _), indexes in groups.items()
+        ]
+        # TRL scores a batch before the update it trains and logs that update at
+        # global_step + 1: the same step here, so groups/* and trl/* line up on the charts;
+        # the policy that generated the batch is the one entering that step (staleness 0).
+        step = trainer_state.global_step + 1 if trainer_state is not None else None
+        fields = {"run": self.run, "step": step, "policy_version": step} if self.run else {}
+        answer = self.client.score_job(sent, self.reward_config, **fields)
+        self.last_answer = answer
+        rewards = [0.0] * len(prompts)
+        for indexes, group in zip(groups.values(), answer["groups"], strict=True):
+            for index, sample in zip(indexes, group["samples"], strict=True):
+                rewards[index] = float(sample["reward"])
+        return rewards
+
+
+class CodeoptCallback(TrainerCallback):
+    """Sends what TRL logs (loss, reward, kl, entropy, ...) to a codeopt run, under `trl/`
+    (`trl/loss`), at TRL's global step; closes the client when training ends."""
+
+    def __init__(self, server: str, token: str, run: int, *, prefix: str = "trl/"):
+        self.metrics = MetricsClient(server, token, run)
+        self.prefix = prefix
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        numbers = {
+            self.prefix + key: float(value)
+            for key, value in (logs or {}).items()
+            if isinstance(value, int | float) and not isinstance(value, bool)
+        }
+        if numbers:
+            self.metrics.log(state.global_step, numbers)
+
+    def on_train_end(self, args, state, control, **kwargs):
+        self.metrics.close()

@@ -1,0 +1,106 @@
+"""Score programs from any trainer through a codeopt server. Standard library only (with
+runs/client.py beside it: copy both next to a TRL, verl or hand-written loop, or import them
+from the codeopt package).
+
+`score(base_url, token, groups, reward_config)` sends programs (or
+completions) to POST /api/scoring/, long-polls GET /api/scoring/<id>/?wait= until the timing
+workers are done and returns the rewards per group in the order sent; `ScoringClient` keeps
+the settings and gives the whole answer (verdicts, speed percentiles, group kinds). An
+unreachable server, a 5xx or a 429 is retried with backoff; past the retries a
+ServiceUnavailable says which server did not answer. A 4xx names the refused field
+(ServerRejected); a job that failed raises ScoringFailed.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from runs.client import MAX_BACKOFF, ServerRejected, api_request  # noqa: F401  (ServerRejected: a 4xx)
+
+
+class ServiceUnavailable(ConnectionError):
+    """The scoring service did not answer (down, or overloaded) through every retry."""
+
+
+class ScoringFailed(RuntimeError):
+    """The scoring job ended `failed` (its error says why; one failed in the sandbox can be
+    retried from the Timing page and waited for again)."""
+
+
+class ScoringClient:
+    """Scoring through a codeopt server's API (POST /api/scoring/, GET .../<id>/?wait=).
+
+    groups: [{"problem": SLUG, "programs": [TEXT, ...]}] or "completions" instead of
+    "programs", or (slug, programs) pairs."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        timeout: float = 3600.0,
+        retries: int = 6,
+        poll_wait: float = 30.0,
+    ):
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout  # seconds a job may take, queue wait included
+        self.retries = retries  # attempts per HTTP call, with doubling backoff
+        self.poll_wait = poll_wait  # seconds of one long-poll
+
+    def _call(self, method: str, path: str, body: dict | None, timeout: float) -> dict:
+        delay, last = 0.5, None
+        for _ in range(max(self.retries, 1)):
+            try:
+                return api_request(method, self.base_url + path, self.token, body, timeout)
+            except ConnectionError as exc:  # down, 5xx, 429: worth another try
+                last = exc
+                time.sleep(delay)
+                delay = min(delay * 2, MAX_BACKOFF)
+        raise ServiceUnavailable(
+            f"codeopt scoring service at {self.base_url} did not answer {method} {path} "
+            f"after {self.retries} attempts (is the server up?): {last}"
+        )
+
+    def submit(self, groups, reward_config: str, **fields) -> int:
+        """Queue a scoring job; returns its id. fields: run, step, policy_version, tie_band,
+        request_key (default: a fresh random one, so that a retry of this POST after a lost
+        answer gets the same job back instead of queueing it twice)."""
+        sent = [
+            group if isinstance(group, dict) else {"problem": group[0], "programs": list(group[1])}
+            for group in groups
+        ]
+        body = {"reward_config": reward_config, "groups": sent, "request_key": uuid.uuid4().hex}
+        body.update({k: v for k, v in fields.items() if v is not None})
+        return int(self._call("POST", "/api/scoring/", body, 60.0)["id"])
+
+    def wait(self, job_id: int) -> dict:
+        """The job's answer once done (long-polls); ScoringFailed if it failed, TimeoutError
+        past `timeout`."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            wait = max(min(self.poll_wait, deadline - time.monotonic()), 0.0)
+            answer = self._call("GET", f"/api/scoring/{job_id}/?wait={wait:.1f}", None, wait + 30)
+            if answer["status"] == "done":
+                return answer
+            if answer["status"] == "failed" and not answer["error"].startswith("SandboxError"):
+                raise ScoringFailed(f"scoring job {job_id} failed: {answer['error']}")
+            if time.monotonic() >= deadline:
+                raise TimeoutError(
+                    f"scoring job {job_id} is {answer['status']} after {self.timeout:g} s "
+                    f"({answer.get('stage') or 'no stage'}): is a worker consuming `timing`?"
+                )
+
+    def score_job(self, groups, reward_config: str, **fields) -> dict:
+        return self.wait(self.submit(groups, reward_config, **fields))
+
+    def score(self, groups, reward_config: str, **fields) -> list[list[float]]:
+        answer = self.score_job(groups, reward_config, **fields)
+        return [[sample["reward"] for sample in group["samples"]] for group in answer["groups"]]
+
+
+def score(base_url: str, token: str, groups, reward_config: str, **fields) -> list[list[float]]:
+    """Rewards per group, in the order sent (ScoringClient.score with its defaults; fields:
+    run, step, policy_version, tie_band)."""
+    return ScoringClient(base_url, token).score(groups, reward_config, **fields)

@@ -1,0 +1,92 @@
+"""Training's tables: a run's training side and its rollout samples.
+
+The tables keep the `workers` app label (workers_<model>) and their migrations stay in
+workers/migrations: the models moved here from workers/models.py without a schema change.
+workers/models.py imports them so that Django registers them with that app."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+from foundation.progress import progress_text
+
+
+class TrainingRun(models.Model):
+    """The training side of a Run: its config as started, checkpoints and stop request. The
+    Run row holds the status, the metrics and the reward configuration."""
+
+    run = models.OneToOneField("runs.Run", on_delete=models.CASCADE, related_name="training")
+    config = models.JSONField(help_text="training.config.TrainConfig, as started.")
+    checkpoint_dir = models.CharField(max_length=500)
+    version = models.PositiveIntegerField(default=0, help_text="Optimizer steps completed.")
+    stop_requested = models.BooleanField(default=False)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Deliveries of the task.")
+    worker = models.CharField(max_length=255, blank=True, default="")
+    stage = models.CharField(max_length=200, blank=True, default="")
+    # The stage's progress (problems loaded, warm-start steps, optimizer steps) and when the
+    # stage should end at its rate so far: the run page shows them while it waits.
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0, help_text="0: nothing counted.")
+    stage_ends_at = models.DateTimeField(
+        null=True, blank=True, help_text="Estimated end of the stage, at its rate so far."
+    )
+    progress_share = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Share of the stage done, 0 to 1: its count's, or where a time budget ends "
+        "the stage before its count, its time's (the page's bar). None: nothing counted.",
+    )
+    error = models.TextField(blank=True, default="")
+    # The lease: the task delivery training the run now, and its last sign of life. A second
+    # delivery waits while the heartbeat is fresh (services.claim_training).
+    lease = models.CharField(max_length=100, blank=True, default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def remaining_s(self) -> float | None:
+        """Seconds to the stage's estimated end (0 once it is past); None without one."""
+        if self.stage_ends_at is None:
+            return None
+        return max(0.0, (self.stage_ends_at - timezone.now()).total_seconds())
+
+    @property
+    def progress_text(self) -> str:
+        """The stage, its count and estimate: "warm start 120/300, about 2 min left"."""
+        return progress_text(self.stage, self.progress_done, self.progress_total, self.remaining_s)
+
+    class Meta:
+        app_label = "workers"
+
+
+class RolloutSample(models.Model):
+    """One scored rollout: the program, its reward and how it was judged."""
+
+    training = models.ForeignKey(
+        "workers.TrainingRun", on_delete=models.CASCADE, related_name="samples"
+    )
+    step = models.PositiveIntegerField()
+    problem = models.ForeignKey(
+        "problems.Problem", on_delete=models.CASCADE, related_name="rollouts"
+    )
+    group = models.PositiveSmallIntegerField()
+    index = models.PositiveSmallIntegerField()
+    completion = models.TextField(help_text="The completion as generated.")
+    program = models.TextField(blank=True, default="", help_text="Empty: no program (FORMAT).")
+    reward = models.FloatField()
+    verdict = models.CharField(max_length=20)
+    correct = models.BooleanField()
+    speed_percentile = models.FloatField(null=True, blank=True)
+    policy_version = models.PositiveIntegerField()
+    tokens = models.PositiveIntegerField()
+    truncated = models.BooleanField()
+
+    class Meta:
+        app_label = "workers"
+        ordering = ["step", "group", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["training", "step", "group", "index"], name="rollout_position"
+            )
+        ]
+        indexes = [models.Index(fields=["training", "problem", "step"])]

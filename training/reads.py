@@ -1,0 +1,72 @@
+"""Read helpers for the training pages: samples with filters, the problem x step heatmap."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from training.models import RolloutSample
+
+PAGE_SIZE = 200
+FAST_PERCENTILE = 50.0  # "fast" on the heatmap: correct and in the top half (eval/p50)
+
+
+@dataclass
+class SampleFilters:
+    step: int | None = None
+    problem: str = ""
+    verdict: str = ""
+
+    @classmethod
+    def from_query(cls, query) -> SampleFilters:
+        """The filters of a query string; ValueError naming the field at fault."""
+        step = query.get("step", "").strip()
+        if step and not step.isdigit():
+            raise ValueError(f"step: {step!r} is not a step number (0, 1, 2, …)")
+        return cls(
+            step=int(step) if step else None,
+            problem=query.get("problem", "").strip(),
+            verdict=query.get("verdict", "").strip(),
+        )
+
+
+def samples(run, filters: SampleFilters):
+    rows = RolloutSample.objects.filter(training__run=run).select_related("problem")
+    if filters.step is not None:
+        rows = rows.filter(step=filters.step)
+    if filters.problem:
+        rows = rows.filter(problem__slug=filters.problem)
+    if filters.verdict:
+        rows = rows.filter(verdict=filters.verdict)
+    return rows.order_by("-step", "group", "index")[:PAGE_SIZE]
+
+
+def sample_problems(run) -> list[str]:
+    return list(
+        RolloutSample.objects.filter(training__run=run)
+        .values_list("problem__slug", flat=True)
+        .distinct()
+        .order_by("problem__slug")
+    )
+
+
+def outcome_heatmap(run) -> dict:
+    """Per (problem, step): the share of samples correct, and correct and fast."""
+    cells: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0, 0])
+    rows = RolloutSample.objects.filter(training__run=run).values_list(
+        "problem__slug", "step", "correct", "speed_percentile"
+    )
+    for slug, step, correct, percentile in rows:
+        cell = cells[(slug, step)]
+        cell[0] += 1
+        cell[1] += bool(correct)
+        cell[2] += bool(correct and percentile is not None and percentile <= FAST_PERCENTILE)
+    problems = sorted({slug for slug, _ in cells})
+    steps = sorted({step for _, step in cells})
+    correct = [[_share(cells.get((p, s)), 1) for s in steps] for p in problems]
+    fast = [[_share(cells.get((p, s)), 2) for s in steps] for p in problems]
+    return {"problems": problems, "steps": steps, "correct": correct, "fast": fast}
+
+
+def _share(cell, index: int) -> float | None:
+    return None if cell is None else cell[index] / cell[0]

@@ -1,2 +1,0 @@
-"""Scoring for any trainer (POST /api/scoring/): the same ScoringJob and timing-queue task
-as our own trainer's steps (workers/training/remote.py), owned by a user, scoped by its run."""

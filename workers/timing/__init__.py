@@ -1,2 +1,0 @@
-"""Timing jobs: the execution engine (workers.execution) as a service, its pages' data, rank
-checks."""
