@@ -6,8 +6,8 @@ of counts per case and one JSON line with all of them.
     .venv/bin/python benchmarks/faults.py [--cases timing-host-killed broker-cut ...]
         [--points 200000]
 
-Cases (each also a CI test where it runs in minutes: tests/test_cluster.py,
-tests/test_ingest_faults.py):
+Cases (each also a CI test where it runs in minutes: tests/workers/test_cluster.py,
+tests/runs/test_ingest_faults.py):
   timing-host-killed    a scoring job; the host coordinating it is killed (SIGKILL, whole
                         process group) mid-job and started again
   broker-cut            four jobs running and one posted during a 10 s cut of every

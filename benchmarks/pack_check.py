@@ -1,4 +1,4 @@
-"""Where the pack check's time goes (tests/test_core_pack.py's fixture): every solution of
+"""Where the pack check's time goes (tests/problems/test_core_pack.py's fixture): every solution of
 the 30 built-in problems on every one of its tests, problems side by side on the host's
 cores, a wrong solution stopped at its first failed test.
 
@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _harness import report  # noqa: E402
 
 from execution.engine import compile_program  # noqa: E402
-from tests.test_core_pack import PACK, _verdicts  # noqa: E402  (what the test runs)
+from tests.problems.test_core_pack import PACK, _verdicts  # noqa: E402  (what the test runs)
 
 LONG_RUN_S = 0.2
 

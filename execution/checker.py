@@ -1,7 +1,7 @@
 """Output checking byte for byte as Kattis' default validator does it. Plain Python.
 
 The reference is `support/default_validator/default_validator.cc` of problemtools, as its
-wheel ships it built, on Debian 12's glibc; `tests/test_checker_reference.py` runs both on
+wheel ships it built, on Debian 12's glibc; `tests/execution/test_checker_reference.py` runs both on
 the same generated cases. What the reference does, and so what this module does:
 
 1. Answer and output are bytes, never decoded. Whitespace is the six bytes the C locale

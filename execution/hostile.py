@@ -1,5 +1,5 @@
 """Hostile programs that keep at it for as long as they are let run, and a correct program
-to measure beside them: for tests/test_sandbox_isolation.py and
+to measure beside them: for tests/execution/test_sandbox_isolation.py and
 benchmarks/sandbox_isolation.py. Each hostile program attacks what runs share on a host:
 processes, memory, the disk and the output path, the CPUs. None of them ends by itself;
 the wall clock ends them.

@@ -1,6 +1,6 @@
 """The OpenAPI schema says what the API does (drf-spectacular post-processing): every error
 answer documented, every string of a request free of NUL bytes (the input policy); the paging
-parameters' bounds come from foundation.paging. Checked by tests/test_api_fuzz.py
+parameters' bounds come from foundation.paging. Checked by tests/site/test_api_fuzz.py
 (Schemathesis)."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Two styles (PROMPT_STYLES), one per kind of model:
 - `chatml`: the same request inside the chat format an instruction-tuned model was tuned on
   (SmolLM2's ChatML: its default system turn, a user turn, then the assistant's turn already
   opened with the ```python fence), so the answer is the program and the same closing fence
-  ends it. `tests/test_base_models.py` checks the text against the tokenizer's own chat
+  ends it. `tests/lm/test_base_models.py` checks the text against the tokenizer's own chat
   template.
 
 A problem may also be posed as a function (problems.function_task, a pack's `function.yaml`): the

@@ -85,7 +85,7 @@ def fit_drift(pairs: list[Pair]) -> DriftFit:
        median(new) − a·median(old) (scipy's default, "separate"): median(new) is read off the
        whole spread of costs (milliseconds to seconds), so slowed runs, all on one side, move
        it along that spread and b with it (by 0.03-0.1 s with a tenth to a fifth of the runs
-       slowed, against the paper's b = 0.053 s: tests/test_calibration.py), while the
+       slowed, against the paper's b = 0.053 s: tests/problems/test_calibration.py), while the
        residuals are only noise wide.
     """
     usable = [p for p in pairs if math.isfinite(p.old) and math.isfinite(p.new)]

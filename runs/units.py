@@ -1,6 +1,6 @@
 """The unit and axis range of every metric key: one table, read by the run pages (rendered
 into them as JSON by `{% metric_units %}`, drawn by static/runs/plots.js) and listed in
-docs/metrics.md ("Metric keys"; tests/test_metric_units.py holds the two together). Plain
+docs/metrics.md ("Metric keys"; tests/runs/test_metric_units.py holds the two together). Plain
 Python.
 
 A key's unit is the first entry of METRIC_UNITS whose pattern matches it: a pattern is a key,

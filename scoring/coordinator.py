@@ -52,6 +52,13 @@ PART_TAKEOVER_S = 15.0
 heartbeats missed: the worker or its host is gone)."""
 PART_POLL_S = 0.1
 """How often the coordinator looks at parts other workers score."""
+RESULT_POLL_S = 0.1
+"""How often the trainer looks at its scoring job's row while it waits for the scores.
+
+These waits read a row instead of waiting on a notification: the job row is the one result
+store every deployment has (SQLite or PostgreSQL; Celery runs without a result backend, and
+its database backend would poll too), and a look costs little against what it waits for
+(benchmarks/scoring_waits.py, docs/benchmarks.md "Waiting on a scoring job")."""
 REFUSED_RESEND_S = 2.0
 """The countdown of a scoring job a host refused (stale or unstable calibration), sent back
 to the queue: other hosts take it meanwhile, and a lone unfit host does not spin on it."""
@@ -311,7 +318,7 @@ class _PolledScores:
                 raise TimeoutError(
                     f"scoring job {job.pk} not done after {self.timeout_s:g} s: {waiting}"
                 )
-            time.sleep(0.1)
+            time.sleep(RESULT_POLL_S)
 
 
 class TimingQueueScorer:

@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # The whole suite: once on the embedded defaults, then (CI=true or CODEOPT_TEST_SERVICES=1)
 # again on the real PostgreSQL, Redis and a Redis-brokered Celery worker on loopback.
+#
+#   scripts/test.sh                  every test
+#   scripts/test.sh DOMAIN           that domain's tests first (tests/DOMAIN: foundation,
+#                                    execution, lm, problems, rewards, runs, scoring,
+#                                    training, timing, evaluations, judges, integrations,
+#                                    workers, site), then, if they pass, the rest
+#   scripts/test.sh [pytest args]    pytest's own selection (a file, -k, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -22,14 +29,31 @@ export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 # The named base model is converted once (about a minute) into the folder `make demo` uses
 # too, shared by both passes and every worker (lm/base_models.py).
 export CODEOPT_MODEL_CACHE="${CODEOPT_MODEL_CACHE:-$PWD/var/models}"
+domain=""
+if [[ $# -gt 0 && "$1" != -* && "$1" != */* && -d "tests/$1" ]]; then
+  domain="$1"
+  shift
+fi
 parallel=()
 # (-p: the plugin must run before Django reads its settings; `python -m` puts tests/ in reach)
 [[ "$workers" != "0" ]] && parallel=(-n "$workers" --dist loadfile -p tests.support.parallel)
 [[ "${CI:-}" == "true" ]] && want_services=1
 
+# One pass of pytest: with a domain, its folder first, then (if it passed) every other folder.
+suite() {
+  if [[ -n "$domain" ]]; then
+    echo "-- tests/$domain first"
+    $PY -m pytest "${parallel[@]}" "tests/$domain" "$@"
+    echo "-- the rest"
+    $PY -m pytest "${parallel[@]}" tests --ignore="tests/$domain" "$@"
+  else
+    $PY -m pytest "${parallel[@]}" "$@"
+  fi
+}
+
 $PY -m ruff check .
 echo "== pass 1: embedded defaults (SQLite, filesystem broker, in-process channel layer)"
-CODEOPT_TEST_SERVICES=0 CODEOPT_VAR_DIR="$PWD/var/test-embedded" $PY -m pytest "${parallel[@]}" "$@"
+CODEOPT_TEST_SERVICES=0 CODEOPT_VAR_DIR="$PWD/var/test-embedded" suite "$@"
 
 if [[ "$want_services" == "1" ]]; then
   echo "== pass 2: PostgreSQL, Redis channel layer, Redis broker"
@@ -38,5 +62,5 @@ if [[ "$want_services" == "1" ]]; then
   DATABASE_URL="${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/codeopt}" \
   REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}" \
   CELERY_BROKER_URL="${TEST_BROKER_URL:-redis://127.0.0.1:6379/1}" \
-    $PY -m pytest "${parallel[@]}" "$@"
+    suite "$@"
 fi

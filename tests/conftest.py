@@ -179,7 +179,7 @@ def built_fixture(django_db_setup, django_db_blocker, tmp_path_factory) -> Path:
     from django.db import transaction
 
     from rewards.services import do_load_configs
-    from tests.test_dataset_build import import_sum, run_build
+    from tests.problems.test_dataset_build import import_sum, run_build
 
     folder = tmp_path_factory.mktemp("built")
     with django_db_blocker.unblock(), transaction.atomic():
