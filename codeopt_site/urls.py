@@ -16,7 +16,7 @@ from runs import views as run_views
 from runs.api import RunViewSet
 from scoring.api import ScoringViewSet
 from training import views as training_views
-from workers import views as timing_views
+from workers import views as worker_views
 from workers.api import SandboxFailureViewSet
 
 
@@ -48,9 +48,9 @@ urlpatterns = [
     path("runs/compare/", run_views.run_compare, name="run-compare"),
     path("runs/<id:run_id>/", pages.run_detail, name="run-detail"),
     path("runs/<id:run_id>/progress/", pages.run_progress, name="run-progress"),
-    path("timing/", timing_views.timing_page, name="timing"),
-    path("timing/data.json", timing_views.timing_data, name="timing-data"),
-    path("timing/retry/<str:kind>/<str:job_id>/", timing_views.timing_retry, name="timing-retry"),
+    path("timing/", worker_views.timing_page, name="timing"),
+    path("timing/data.json", worker_views.timing_data, name="timing-data"),
+    path("timing/retry/<str:kind>/<str:job_id>/", worker_views.timing_retry, name="timing-retry"),
     path("training/", training_views.training_page, name="training"),
     path("runs/<id:run_id>/stop/", training_views.training_stop, name="training-stop"),
     path("runs/<id:run_id>/samples/", training_views.run_samples, name="run-samples"),

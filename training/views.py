@@ -55,7 +55,7 @@ def training_page(request):
     )
     return render(
         request,
-        "workers/training.html",
+        "training/training.html",
         {
             "error": error,
             "values": values,
@@ -93,7 +93,7 @@ def run_samples(request, run_id: int):
         filters, error, status = reads.SampleFilters(), str(exc), 400
     return render(
         request,
-        "workers/samples.html",
+        "training/samples.html",
         {
             "run": run,
             "error": error,

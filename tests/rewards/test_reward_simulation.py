@@ -22,8 +22,7 @@ from problems.models import (
     ReferenceSolution,
 )
 from problems.services import do_import_code_contests
-from rewards import engine, services
-from rewards import runtimes as loading
+from rewards import engine, runtimes, services
 from rewards.models import Simulation
 from tests.conftest import wait_for_status
 from tests.problems.test_dataset_build import import_sum, run_build
@@ -106,7 +105,7 @@ def test_stored_runtimes_become_simulator_input():
     stored_problem("imported", {"a": [0.5, 0.7], "b": [0.6, 0.9]}, purpose="verify")
     stored_problem("lonely", {"a": [1.0, 1.0]})
     Problem.objects.create(slug="unbuilt", title="unbuilt")
-    loaded, skipped = loading.load_problem_runtimes()
+    loaded, skipped = runtimes.load_problem_runtimes()
     assert skipped == [
         ("lonely", "1 reference with stored runtimes; 2 needed"),
         ("unbuilt", "no stored runtimes (not built yet)"),
@@ -123,13 +122,13 @@ def test_stored_runtimes_become_simulator_input():
     assert list(built.runtimes.output_chars) == [10, 20]
     assert (imported.test_kind, imported.references) == ("own", ["a", "b"])
     Problem.objects.filter(slug="built").update(split="train")
-    train, _ = loading.load_problem_runtimes(split="train")
+    train, _ = runtimes.load_problem_runtimes(split="train")
     assert [p.slug for p in train] == ["built"]
     with pytest.raises(ValueError, match="split: 'dev' is not one of train, test"):
         services.check_simulation_request(configs=[engine.RewardConfig("x")], split="dev")
     # a drift fit made after the runtimes were stored maps them to today's scale
     Calibration.objects.create(mode="cpu", machine="m", slope=2.0, intercept=0.5, pairs=9)
-    (built, _), _ = loading.load_problem_runtimes(["built", "imported"])
+    (built, _), _ = runtimes.load_problem_runtimes(["built", "imported"])
     assert built.runtimes.reference_costs[0].tolist() == [2.5, 20.5]
     assert built.runtimes.reference_costs[2, 1] == INF
 

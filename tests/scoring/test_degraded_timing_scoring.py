@@ -19,8 +19,7 @@ from execution.degraded import DegradedTiming
 from execution.samples import FAST, MIDDLE, SLOW
 from rewards.engine import RewardConfig
 from rewards.models import RewardConfig as StoredRewardConfig
-from scoring import coordinator as remote
-from scoring import scorer as scoring
+from scoring import coordinator, scorer
 from scoring.models import ScoringJob
 from scoring.scorer import ScoringProblem, score_group
 from training.smoke import sum_scoring_problem
@@ -38,7 +37,7 @@ def sum_problem(tmp_path_factory) -> ScoringProblem:
 def replayed(monkeypatch) -> None:
     """The scorer's measurements, made for real the first time a (programs, tests, repeats)
     is measured and replayed after that."""
-    real = scoring.measure
+    real = scorer.measure
     kept: dict[tuple, dict] = {}
 
     def measure(programs, tests, **options):
@@ -52,7 +51,7 @@ def replayed(monkeypatch) -> None:
             kept[key] = real(programs, tests, **options)
         return kept[key]
 
-    monkeypatch.setattr(scoring, "measure", measure)
+    monkeypatch.setattr(scorer, "measure", measure)
 
 
 def outcome(scores) -> list[tuple]:
@@ -101,7 +100,7 @@ def test_the_degradation_travels_with_the_request_and_the_timing_worker_applies_
 
     run = start_run(alice, scoring="timing_queue")
     reward = StoredRewardConfig.objects.get(name="binary-top50").engine_config()
-    problem = remote._problem("sum")  # as the worker loads it: references re-measured
+    problem = coordinator._problem("sum")  # as the worker loads it: references re-measured
     programs = [FAST, SLOW, FAST]
     today = score_group(programs, problem, reward, step=2)
     # a seed whose degradation moves this measurement's ranks (most do: the first test)
@@ -116,10 +115,10 @@ def test_the_degradation_travels_with_the_request_and_the_timing_worker_applies_
     setting = DegradedTiming(0.4, 0.3, seed)
     sample = SimpleNamespace
     batch = [(sample(slug="sum"), [sample(program=p) for p in programs])] * 2
-    polled = remote.TimingQueueScorer(run.training, reward, degraded=setting).submit(2, batch)
+    polled = coordinator.TimingQueueScorer(run.training, reward, degraded=setting).submit(2, batch)
     job = ScoringJob.objects.get(pk=polled.job_id)
     assert job.request["degraded_timing"] == {"cv": 0.4, "slowdown_rate": 0.3, "seed": seed}
-    assert remote.do_score_rollouts(job.pk, "w") == "done"
+    assert coordinator.do_score_rollouts(job.pk, "w") == "done"
     job.refresh_from_db()
     for index, group in enumerate(job.result["groups"]):
         local = score_group(programs, problem, reward, step=2, degraded=setting, group_index=index)
@@ -127,11 +126,11 @@ def test_the_degradation_travels_with_the_request_and_the_timing_worker_applies_
         assert [s["reward"] for s in group] == [s.reward for s in local]
     assert [s["speed_percentile"] for s in job.result["groups"][0]] != percentiles(today)
     # a request without it (0/0: nothing sent) is scored as today
-    plain = remote.TimingQueueScorer(run.training, reward, degraded=DegradedTiming()).submit(
+    plain = coordinator.TimingQueueScorer(run.training, reward, degraded=DegradedTiming()).submit(
         2, batch[:1]
     )
     job = ScoringJob.objects.get(pk=plain.job_id)
     assert "degraded_timing" not in job.request
-    assert remote.do_score_rollouts(job.pk, "w") == "done"
+    assert coordinator.do_score_rollouts(job.pk, "w") == "done"
     job.refresh_from_db()
     assert [s["speed_percentile"] for s in job.result["groups"][0]] == percentiles(today)

@@ -21,8 +21,7 @@ from execution.anchors import ANCHORS, host_factor, measure_anchors, unfit_reaso
 from execution.engine import Case, Program, lowest_cost, measure
 from execution.samples import FAST
 from rewards.engine import ProblemRuntimes, RewardConfig
-from scoring import calibration
-from scoring import coordinator as remote
+from scoring import calibration, coordinator
 from scoring.coordinator import do_score_part, do_score_rollouts
 from scoring.models import HostCalibration, ScoringJob
 from scoring.scorer import ScoringProblem, score_group
@@ -179,7 +178,7 @@ def test_a_stale_host_hands_the_job_back_and_a_calibrated_host_scores_it_with_it
     def no_sleep(seconds):
         raise AssertionError(f"a worker slot slept {seconds} s instead of a countdown")
 
-    monkeypatch.setattr(remote.time, "sleep", no_sleep)
+    monkeypatch.setattr(coordinator.time, "sleep", no_sleep)
     stale_after = 2 * settings.CODEOPT_ANCHOR_INTERVAL_S
     _calibrated("stale@rack-1", 1.0, age_s=stale_after + 5)
     _calibrated("fresh@rack-2", 1.7)
@@ -189,7 +188,7 @@ def test_a_stale_host_hands_the_job_back_and_a_calibrated_host_scores_it_with_it
     assert job.status == "queued" and job.worker == ""
     assert "stale@rack-1 refused it: calibration stale" in job.stage
     # sent again, once, to start REFUSED_RESEND_S later
-    assert enqueued == [("scoring.score_rollouts", [job.pk], None, remote.REFUSED_RESEND_S)]
+    assert enqueued == [("scoring.score_rollouts", [job.pk], None, coordinator.REFUSED_RESEND_S)]
     assert do_score_rollouts(job.pk, "fresh@rack-2") == "done"
     job.refresh_from_db()
     assert job.result["host_factors"] == [pytest.approx(1.7)]
@@ -203,7 +202,7 @@ def test_a_stale_host_hands_the_job_back_and_a_calibrated_host_scores_it_with_it
 def test_an_unstable_host_refuses_a_part_and_leaves_it_queued(built, enqueued):
     _calibrated("shaky@rack-3", 1.1, spread=3.0)
     job = _job()
-    remote._open_parts(job)
+    coordinator._open_parts(job)
     answer = do_score_part(job.pk, 0, "shaky@rack-3")
     assert answer.startswith("refused: calibration unstable"), answer
     assert job.parts.get().status == "queued"

@@ -14,7 +14,7 @@ from execution.retries import SANDBOX_ATTEMPTS
 from foundation.jobs import failed_in_sandbox
 from foundation.tenancy import Team
 from problems.models import Problem
-from scoring import coordinator as remote
+from scoring import coordinator
 from scoring.models import ScoringJob
 from tests.conftest import token_client
 from tests.sandbox_support import processes_of, use_one_slot
@@ -118,19 +118,19 @@ def test_a_scoring_job_failing_in_the_sandbox_gives_no_reward_and_is_scored_when
     fast = Problem.objects.get(slug="sum").solutions.get(name="accepted/fast.py").code
     programs = [fast, "print(0)\n", None]
     # a first job writes the worker's test inputs, so the failure below is the scoring's
-    assert remote.do_score_rollouts(_scoring_job(run, programs).pk, "w") == "done"
+    assert coordinator.do_score_rollouts(_scoring_job(run, programs).pk, "w") == "done"
     job = _scoring_job(run, programs)
     with processes_of(slot_uid, PROCESSES + 1), pytest.raises(SandboxError, match="scorings"):
-        remote.do_score_rollouts(job.pk, "w")  # the group scored SANDBOX_RESCORES + 1 times
+        coordinator.do_score_rollouts(job.pk, "w")  # the group scored SANDBOX_RESCORES + 1 times
     job.refresh_from_db()
     assert failed_in_sandbox(job) and job.result is None  # no reward, not even a -1
     with pytest.raises(TimeoutError, match="failed in the sandbox"):
-        remote._PolledScores(job.pk, timeout_s=0.2).result()  # the trainer waits for a retry
+        coordinator._PolledScores(job.pk, timeout_s=0.2).result()  # the trainer waits for a retry
 
     retry.do_retry_job(alice, "scoring", job.pk)
     assert ScoringJob.objects.get(pk=job.pk).status == "queued"
-    assert remote.do_score_rollouts(job.pk, "w") == "done"
-    scores = remote._PolledScores(job.pk, timeout_s=1).result()[0]
+    assert coordinator.do_score_rollouts(job.pk, "w") == "done"
+    scores = coordinator._PolledScores(job.pk, timeout_s=1).result()[0]
     assert [s.verdict for s in scores] == ["OK", "WRONG_ANSWER", "FORMAT"]
     assert [s.reward for s in scores[1:]] == [-1.0, -1.0]
     assert ScoringJob.objects.get(pk=job.pk).result["sandbox"]["errors"] == 0

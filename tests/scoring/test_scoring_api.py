@@ -1,6 +1,6 @@
 """Scoring for any trainer over the API (issue 18, item 2): POST /api/scoring/ checks every
 field and queues nothing on a bad one; the job runs through the timing worker's own scoring
-(training/remote.do_score_rollouts, called here as the worker calls it, with the real
+(scoring/coordinator.do_score_rollouts, called here as the worker calls it, with the real
 sandbox); GET answers the groups in the order sent, the group kinds, and with a run and a step
 the samples and groups/* series are the run's."""
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from execution.samples import FAST, SLOW
 from foundation.liveness import WorkerHeartbeat
-from scoring import coordinator as remote
+from scoring import coordinator
 from scoring.models import ScoringJob, ScoringPart
 from scoring.services import do_submit_scoring, scoring_answer
 from scripts.readiness import celery_worker_argv
@@ -74,7 +74,7 @@ def test_two_timing_workers_share_the_groups_of_one_job(built, alice, tmp_path):
 @pytest.mark.django_db
 def test_a_part_is_scored_once_and_one_left_by_a_gone_worker_is_taken_over(built, alice):
     job = _job(alice, [[FAST], [WRONG], [SLOW]])
-    remote._open_parts(job)
+    coordinator._open_parts(job)
     long_ago = timezone.now() - timedelta(minutes=5)
     WorkerHeartbeat.objects.create(hostname="alive@h", last_seen=timezone.now())
     ScoringPart.objects.filter(job=job, index=1).update(
@@ -84,21 +84,21 @@ def test_a_part_is_scored_once_and_one_left_by_a_gone_worker_is_taken_over(built
         status="running", worker="alive@h", started_at=long_ago
     )
     # an offer of a part another live worker scores is skipped
-    assert remote.do_score_part(job.pk, 2, "other@h") == "taken"
+    assert coordinator.do_score_part(job.pk, 2, "other@h") == "taken"
     ScoringPart.objects.filter(job=job, index=2).update(status="queued", worker="")
 
-    assert remote.do_score_rollouts(job.pk, "coordinator@h") == "done"
+    assert coordinator.do_score_rollouts(job.pk, "coordinator@h") == "done"
     parts = ScoringPart.objects.filter(job=job).order_by("index")
     me = f"coordinator@h#{os.getpid()}:{threading.get_ident()}"
     assert [p.worker for p in parts] == [me] * 3  # the gone worker's part too
     job.refresh_from_db()
     assert [g[0]["verdict"] for g in job.result["groups"]] == ["OK", "WRONG_ANSWER", "OK"]
     # offers that arrive after the job ended score nothing
-    assert remote.do_score_part(job.pk, 0, "late@h") == "ended"
+    assert coordinator.do_score_part(job.pk, 0, "late@h") == "ended"
     assert ScoringPart.objects.get(job=job, index=0).worker == me
     # the job's own message delivered again after it finished (issue 20): nothing is scored
     ended = (job.finished_at, job.result, job.worker)
-    assert remote.do_score_rollouts(job.pk, "again@h") == "done"
+    assert coordinator.do_score_rollouts(job.pk, "again@h") == "done"
     job.refresh_from_db()
     assert (job.finished_at, job.result, job.worker) == ended
     assert [p.worker for p in ScoringPart.objects.filter(job=job)] == [me] * 3
@@ -111,7 +111,7 @@ def test_a_part_of_a_dead_process_of_the_same_worker_is_taken_over_not_one_of_a_
     """Prefork: a worker's processes share its name and heartbeat; the process that died
     while scoring is told apart from a sibling still scoring by its pid."""
     job = _job(alice, [[FAST], [WRONG]])
-    remote._open_parts(job)
+    coordinator._open_parts(job)
     WorkerHeartbeat.objects.create(hostname="timing@h", last_seen=timezone.now())
     ended = subprocess.Popen(["true"])
     ended.wait()
@@ -123,20 +123,20 @@ def test_a_part_of_a_dead_process_of_the_same_worker_is_taken_over_not_one_of_a_
         ScoringPart.objects.filter(job=job, index=1).update(
             status="running", worker=f"timing@h#{sibling.pid}", started_at=timezone.now()
         )
-        assert remote.do_score_part(job.pk, 1, "timing@h") == "taken"  # the sibling scores it
+        assert coordinator.do_score_part(job.pk, 1, "timing@h") == "taken"  # the sibling scores it
         # the coordinator, delivered again to the worker, takes the dead process's part
-        taken = remote._next_part(job, "timing@h")
+        taken = coordinator._next_part(job, "timing@h")
         assert taken is not None and taken.index == 0
         ScoringPart.objects.filter(pk=taken.pk).update(status="done")
-        assert remote._next_part(job, "timing@h") is None  # not the sibling's
+        assert coordinator._next_part(job, "timing@h") is None  # not the sibling's
         # a sibling thread of this process scoring a part is not taken over either
         ScoringPart.objects.filter(job=job, index=1).update(
             worker=f"timing@h#{os.getpid()}:{threading.get_ident() + 1}"
         )
-        assert remote._next_part(job, "timing@h") is None
+        assert coordinator._next_part(job, "timing@h") is None
         ScoringPart.objects.filter(job=job).update(status="queued", worker="")
-        assert remote.do_score_part(job.pk, 0, "timing@h") == "done"
-        assert remote.do_score_rollouts(job.pk, "timing@h") == "done"
+        assert coordinator.do_score_part(job.pk, 0, "timing@h") == "done"
+        assert coordinator.do_score_rollouts(job.pk, "timing@h") == "done"
     finally:
         sibling.kill()
         sibling.wait()
@@ -145,7 +145,7 @@ def test_a_part_of_a_dead_process_of_the_same_worker_is_taken_over_not_one_of_a_
 @pytest.mark.django_db
 def test_a_retried_job_keeps_the_groups_already_scored(built, alice):
     job = _job(alice, [[FAST], [WRONG]])
-    remote._open_parts(job)
+    coordinator._open_parts(job)
     kept = dict(reward=0.5, verdict="OK", correct=True, speed_percentile=50.0, seconds=0.1)
     kept.update(rank_jitter=None, repeat_cv=None, sandbox_errors=0)
     sandbox = {"errors": 0, "gave_up": 0, "last_error": ""}
@@ -155,7 +155,7 @@ def test_a_retried_job_keeps_the_groups_already_scored(built, alice):
     ScoringPart.objects.filter(job=job, index=1).update(
         status="failed", worker="first@h", error="SandboxError: could not start"
     )
-    assert remote.do_score_rollouts(job.pk, "w@h") == "done"
+    assert coordinator.do_score_rollouts(job.pk, "w@h") == "done"
     job.refresh_from_db()
     assert job.result["groups"][0] == [kept]  # not scored again
     assert job.result["groups"][1][0]["verdict"] == "WRONG_ANSWER"  # the failed one was
@@ -165,7 +165,7 @@ def test_a_retried_job_keeps_the_groups_already_scored(built, alice):
 @pytest.mark.django_db
 def test_a_part_failing_on_another_worker_fails_the_job_as_retryable(built, alice, monkeypatch):
     job = _job(alice, [[FAST], [WRONG]])
-    opened = remote._open_parts
+    opened = coordinator._open_parts
 
     def offered_then_failed_elsewhere(job):
         queued = opened(job)
@@ -174,9 +174,9 @@ def test_a_part_failing_on_another_worker_fails_the_job_as_retryable(built, alic
         )
         return queued
 
-    monkeypatch.setattr(remote, "_open_parts", offered_then_failed_elsewhere)
+    monkeypatch.setattr(coordinator, "_open_parts", offered_then_failed_elsewhere)
     with pytest.raises(Exception, match="fork refused"):
-        remote.do_score_rollouts(job.pk, "w@h")
+        coordinator.do_score_rollouts(job.pk, "w@h")
     job.refresh_from_db()
     assert job.status == "failed" and job.error == "SandboxError: fork refused"
     assert job.result is None  # no reward for any group, not even the one scored
@@ -193,7 +193,7 @@ def test_the_coordinator_writes_its_progress_when_a_part_ends_not_at_every_look(
     from django.test.utils import CaptureQueriesContext
 
     job = _job(alice, [[FAST], [FAST]])
-    remote._open_parts(job)
+    coordinator._open_parts(job)
     WorkerHeartbeat.objects.create(hostname="other@h", last_seen=timezone.now())
     ScoringPart.objects.filter(job=job, index=1).update(
         status="running", worker="other@h#1:1", started_at=timezone.now()
@@ -208,9 +208,9 @@ def test_the_coordinator_writes_its_progress_when_a_part_ends_not_at_every_look(
                 status="done", result=mine.result, finished_at=timezone.now()
             )
 
-    monkeypatch.setattr(remote.time, "sleep", the_other_worker_finishes_after_20_looks)
+    monkeypatch.setattr(coordinator.time, "sleep", the_other_worker_finishes_after_20_looks)
     with CaptureQueriesContext(connection) as queries:
-        assert remote.do_score_rollouts(job.pk, "timing@h") == "done"
+        assert coordinator.do_score_rollouts(job.pk, "timing@h") == "done"
     assert len(looks) == 20  # it waited for the other part, looking 20 times
     progress_writes = [
         q["sql"] for q in queries.captured_queries

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from foundation.tenancy import Team
 from problems.models import Problem
 from runs.models import MetricPoint, MetricSeries, Run
-from scoring import coordinator as remote
+from scoring import coordinator
 from scoring.models import ScoringJob
 from tests.conftest import wait_for_status
 from training import lease, sink
@@ -227,7 +227,7 @@ def test_a_real_worker_trains_on_the_gpu_queue_and_scores_on_the_timing_queue(
     assert [(j.step, j.status) for j in jobs] == [(0, "done"), (1, "done")]
     assert all(j.worker for j in jobs)  # measured by the worker, not the trainer's process
     stored = RolloutSample.objects.filter(training__run=run, step=1).order_by("index")
-    first_group = remote.scored_groups(jobs[1].result)[0]
+    first_group = coordinator.scored_groups(jobs[1].result)[0]
     assert [s.reward for s in stored] == [score["reward"] for score in first_group]
 
 
@@ -242,8 +242,8 @@ def test_a_scoring_job_is_scored_from_its_request(built, alice):
             "groups": [{"problem": "sum", "programs": [fast, "print(0)\n", None]}],
         },
     )
-    assert remote.do_score_rollouts(job.pk, "w") == "done"
-    scores = remote._PolledScores(job.pk, timeout_s=1).result()[0]
+    assert coordinator.do_score_rollouts(job.pk, "w") == "done"
+    scores = coordinator._PolledScores(job.pk, timeout_s=1).result()[0]
     assert [s.verdict for s in scores] == ["OK", "WRONG_ANSWER", "FORMAT"]
     assert scores[0].correct and scores[0].speed_percentile is not None
     assert [s.reward for s in scores[1:]] == [-1.0, -1.0]
