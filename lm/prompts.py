@@ -28,10 +28,16 @@ and failure a GRPO group learns from. Every path that turns a completion into a 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:  # a type only: the problems app sits above this package
-    from problems.function_task import FunctionTask
+
+class PosedFunction(Protocol):
+    """What a prompt needs of a problem posed as a function (problems.function_task.FunctionTask
+    is one): the function's name and the request that asks for it."""
+
+    name: str
+    request: str
+
 
 FENCE = "```"
 
@@ -44,7 +50,7 @@ def make_prompt(
     statement: str,
     baseline_program: str | None = None,
     style: str = "plain",
-    function: FunctionTask | None = None,
+    function: PosedFunction | None = None,
 ) -> str:
     """The prompt for `statement` in `style` (PROMPT_STYLES); for a problem posed as a
     function, its request instead of the statement."""
@@ -58,7 +64,7 @@ def make_prompt(
 
 
 def plain_prompt(
-    statement: str, baseline_program: str | None = None, function: FunctionTask | None = None
+    statement: str, baseline_program: str | None = None, function: PosedFunction | None = None
 ) -> str:
     parts = ["### Problem", (function.request if function else statement).strip(), ""]
     if baseline_program:
@@ -82,7 +88,7 @@ def plain_prompt(
 
 
 def chatml_request(
-    statement: str, baseline_program: str | None = None, function: FunctionTask | None = None
+    statement: str, baseline_program: str | None = None, function: PosedFunction | None = None
 ) -> str:
     """The user turn of a chat prompt: what is asked (the statement, or the function's
     request), the slow program."""
@@ -114,7 +120,7 @@ def chat_messages(
     statement: str,
     baseline_program: str | None = None,
     style: str = "plain",
-    function: FunctionTask | None = None,
+    function: PosedFunction | None = None,
 ):
     """The prompt as chat messages, for a trainer that applies the model's chat template
     itself (verl): the system and user turns of `chatml`, or the whole plain prompt as one
@@ -128,7 +134,7 @@ def chat_messages(
 
 
 def chatml_prompt(
-    statement: str, baseline_program: str | None = None, function: FunctionTask | None = None
+    statement: str, baseline_program: str | None = None, function: PosedFunction | None = None
 ) -> str:
     turns = chat_messages(statement, baseline_program, "chatml", function)
     chat = "".join(f"<|im_start|>{t['role']}\n{t['content']}<|im_end|>\n" for t in turns)
