@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from evaluations import reads as evaluation_reads
+from foundation.queueing import Queues, queue_of_task
 from foundation.tenancy import user_teams
 from runs import reads as run_reads
 from runs import services as run_services
@@ -17,7 +18,6 @@ from runs.models import Run, RunStatus
 from training.config import stored_degraded_timing
 from training.services import checkpoint_steps
 from workers.demo import read_demo_status
-from workers.queues import Queues, queue_of_task
 
 LIST_METRICS = ["rewards/mean", "eval/p50", "groups/all_negative"]
 

@@ -10,11 +10,11 @@ import math
 from evaluations import metrics
 from evaluations.models import Evaluation
 from foundation import inputs
-from foundation.jobs import shown_status
+from foundation.jobs import JobStatus, shown_status
 from foundation.liveness import heartbeats
+from foundation.queueing import QueuedJob, Queues, queued, sees
 from foundation.tenancy import team_scoped
 from problems.loading import problems_per_split
-from workers.queues import Queues
 
 SPLITS = ("test", "train", "all")
 """In the order a default is chosen: the held-out problems first."""
@@ -242,3 +242,14 @@ def comparison_csv(evaluations: list[Evaluation]) -> str:
             flat[f"p{tau}_low"], flat[f"p{tau}_high"] = low, high
         writer.writerow(flat)
     return out.getvalue()
+
+
+def queued_evaluations(user, teams, queue: str) -> list[QueuedJob]:
+    """Evaluations queued or running on `queue` (`gpu` when they generate, `timing` for
+    uploads only; foundation.queueing)."""
+    active = Evaluation.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING])
+    return [
+        queued(f"evaluation #{e.pk}", e, sees(teams, e.team_id))
+        for e in active.defer("results", "problem_slugs", "input_errors")
+        if e.queue == queue
+    ]

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
-from foundation.jobs import job_table_row
+from foundation.jobs import JobStatus, job_table_row
+from foundation.queueing import QueuedJob, queued
 from lm.base_models import prompt_style
 from lm.prompts import chat_messages, make_prompt
 from problems.exports import PromptRow
@@ -238,3 +239,10 @@ def prompt_rows(problems, model: str = "tiny") -> list[PromptRow]:
         )
         for p in problems
     ]
+
+
+def queued_dataset_builds(user, teams) -> list[QueuedJob]:
+    """Dataset builds queued or running (queue `timing`; foundation.queueing): shared by
+    every team, so always named."""
+    active = DatasetBuild.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING])
+    return [queued(f"dataset build #{build.pk}", build, True) for build in active]

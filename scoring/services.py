@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 
 from foundation import inputs
 from foundation.jobs import ENDED, JobStatus
+from foundation.queueing import QueuedJob, queued, sees
 from foundation.sending import enqueue
 from lm.prompts import extract_program
 from problems.loading import harnesses
@@ -262,3 +263,20 @@ def scoring_answer(job: ScoringJob) -> dict:
         "group_kinds": result.get("group_kinds"),
         "sandbox": result.get("sandbox"),
     }
+
+
+def queued_scoring_jobs(user, teams) -> list[QueuedJob]:
+    """Scoring jobs queued or running (queue `timing`; foundation.queueing): a training
+    run's step, named to its team; a request through the API without a run, to its owner."""
+    active = ScoringJob.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING])
+    found = []
+    for job in active.select_related("training__run", "owner"):
+        if job.training is not None:
+            run = job.training.run
+            label = f"scoring of training run #{run.pk}, step {job.step}"
+            mine = sees(teams, run.team_id)
+        else:
+            label = f"scoring request #{job.pk}"
+            mine = user.is_staff or job.owner_id == user.pk
+        found.append(queued(label, job, mine))
+    return found

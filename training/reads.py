@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from foundation.queueing import QueuedJob, queued, sees
+from runs.models import Run, RunStatus
 from training.models import RolloutSample
 
 PAGE_SIZE = 200
@@ -70,3 +72,20 @@ def outcome_heatmap(run) -> dict:
 
 def _share(cell, index: int) -> float | None:
     return None if cell is None else cell[index] / cell[0]
+
+
+def queued_training_runs(user, teams) -> list[QueuedJob]:
+    """Training runs queued or training (queue `gpu`; foundation.queueing)."""
+    runs = Run.objects.filter(
+        training__isnull=False, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
+    ).select_related("training")
+    return [
+        queued(
+            f"training run #{run.pk}",
+            run.training,
+            sees(teams, run.team_id),
+            running=run.status == RunStatus.RUNNING,
+            created_at=run.created_at,
+        )
+        for run in runs
+    ]

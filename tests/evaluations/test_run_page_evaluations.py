@@ -14,16 +14,17 @@ from evaluations import metrics, reads, services
 from evaluations.models import Evaluation
 from execution.samples import FAST
 from foundation.liveness import WorkerHeartbeat
+from foundation.queueing import Queues
 from foundation.tenancy import Team
 from problems.loading import problems_per_split
 from problems.models import DatasetBuild, Problem
 from rewards.runtimes import loaded_problems
 from runs.models import Run
+from scoring.models import ScoringJob
 from tests.evaluations.test_evaluations import evaluate_upload, lines
 from tests.support.training_runs import put_in_warm_start
 from tests.training.test_training_runs import start_run
 from training.services import do_run_training
-from workers.queues import Queues
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -122,7 +123,7 @@ def test_a_queued_evaluation_says_what_it_waits_for_on_its_queue(
     assert response.url == f"/runs/{run.pk}/#run-evaluation-{evaluation.pk}"
     assert enqueued == [("evaluations.evaluate", [evaluation.pk], "gpu")]
     assert evaluation.split == "train"  # the default: the one split with problems
-    monkeypatch.setattr("workers.queues.workers_taking", lambda queue: 0)
+    monkeypatch.setattr("foundation.queueing.workers_taking", lambda queue: 0)
     page = client.get(f"/runs/{run.pk}/progress/").content.decode()
     row = re.search(rf'<tr id="run-evaluation-{evaluation.pk}".*?</tr>', page, re.S).group(0)
     assert 'data-status="queued"' in row
@@ -154,6 +155,27 @@ def test_an_upload_waits_on_the_timing_queue_behind_a_running_build(built, alice
     DatasetBuild.objects.filter(pk=build.pk).update(status="done")
     text = Queues(alice).waiting_text("timing", f"evaluation #{upload.pk}", upload.created_at)
     assert text.startswith("queued on timing: next in line")
+
+
+def test_a_scoring_request_without_a_run_is_named_to_its_owner_only(built, alice, bob):
+    """An outside trainer's scoring job with no run (no training row) waits on `timing` too:
+    its owner sees it named, another user counts it."""
+    request = ScoringJob.objects.create(owner=bob, request={"groups": []}, status="running")
+    request = ScoringJob.objects.get(pk=request.pk)
+    checked = services.check_evaluation_request(
+        alice,
+        {"source": "completions", "split": "all"},
+        ("up.jsonl", lines({"problem": "sum", "program": FAST})),
+    )
+    upload = services.do_create_evaluation(alice, Team.objects.get(name="red"), checked, False)
+    label = f"evaluation #{upload.pk}"
+    mine, theirs = Queues(bob), Queues(alice)
+    assert mine.ahead_of("timing", label, upload.created_at)[0].label == (
+        f"scoring request #{request.pk}"
+    )
+    assert theirs.waiting_text("timing", label, upload.created_at).startswith(
+        "queued on timing behind 1 job of other teams: 2nd in line"
+    )
 
 
 # -- the run's evaluations and the small-sample warning --------------------------------------

@@ -174,7 +174,7 @@ def test_the_engines_import_without_the_web_and_queue_frameworks():
 # The floors, bottom first (docs/architecture.md draws them). An app imports only apps on lower
 # floors, except the pairs below, which import each other and say why.
 LAYERS = [
-    ["foundation"],  # jobs, sending, liveness, tenancy, inputs, typed fields, ranking maths
+    ["foundation"],  # jobs, sending, liveness, queueing, tenancy, inputs, typed fields, ranking
     ["execution", "lm"],  # the sandbox and measuring engine; base models and prompts
     ["problems"],
     ["rewards"],
@@ -182,16 +182,13 @@ LAYERS = [
     ["scoring", "training"],
     ["timing", "evaluations", "integrations"],  # integrations: trainers' code meeting the API
     ["judges"],
-    ["workers"],  # the worker processes: queues, heartbeats, health, rescue, the demo
+    ["workers"],  # the worker processes: heartbeats, health, rescue, retry, the demo
     ["codeopt_site"],  # settings, urls, asgi, the Celery app, pages that span domains
 ]
 PAIRS_BOTH_WAYS = {
     # the scoring service writes an outside trainer's samples into training's tables
     # (TrainingRun, RolloutSample); our trainer scores through the scoring service
     ("scoring", "training"),
-    # an evaluation's row says what it waits behind (workers.queues reads every queue);
-    # the workers' pages and sweeps read evaluations like every other job
-    ("evaluations", "workers"),
 }
 MOST_PAIRS_BOTH_WAYS = 2  # the limit the layering keeps to (docs/architecture.md)
 MOST_IMPORTS_IN_FUNCTIONS = 10  # ... and imports hidden in functions, each saying why

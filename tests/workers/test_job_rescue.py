@@ -8,6 +8,7 @@ stopped beating is sent again and resumes."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 from datetime import timedelta
@@ -241,8 +242,10 @@ def test_the_timing_page_shows_a_job_of_a_silent_worker_as_lost_not_running(
     client.force_login(alice)
     rows = {row["id"]: row for row in client.get("/timing/data.json").json()["jobs"]}
     assert rows[str(lost.pk)]["status"] == "lost"
-    assert rows[str(lost.pk)]["error"] == (
-        "worker dead@h stopped beating 45 s ago: a live worker sends it again"
+    # 45 s when the beat was written; a slow host takes a few seconds to get here
+    assert re.fullmatch(
+        r"worker dead@h stopped beating (4[5-9]|5\d) s ago: a live worker sends it again",
+        rows[str(lost.pk)]["error"],
     )
     assert (rows[str(fine.pk)]["status"], rows[str(fine.pk)]["error"]) == ("running", "")
 

@@ -6,23 +6,21 @@ Ahead of a queued job: every job of its queue that runs now, then those queued b
 (a queue is first in, first out; CELERY_WORKER_PREFETCH_MULTIPLIER is 1). Which queue each
 kind of job goes to follows CELERY_TASK_ROUTES (codeopt_site/settings.py). Jobs of teams the
 user is not in are counted, never named.
+
+Each app says which of its jobs wait on which queue: `register(queue, reader)` in its
+AppConfig.ready(), a reader(user, teams) giving QueuedJob rows (`queued` makes one of a job
+row). This floor reads no app's tables itself, and imports no model at its top (apps.py
+modules import it before the models are ready).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.utils import timezone
-
-from evaluations.models import Evaluation
-from foundation.jobs import JobStatus
-from foundation.liveness import WorkerHeartbeat, worker_dead_after
-from foundation.tenancy import user_teams
-from problems.models import DatasetBuild
-from runs.models import Run, RunStatus
-from scoring.models import ScoringJob
-from timing.models import TimingJob
 
 SHOWN = 3  # jobs ahead named in the text; the rest are counted
 
@@ -36,86 +34,46 @@ class QueuedJob:
     mine: bool  # the user may see it: named in the text
 
 
-def _team_ids(user) -> set[int] | None:
+Reader = Callable[[object, "set[int] | None"], list[QueuedJob]]
+READERS: dict[str, list[Reader]] = {}
+"""{queue: the readers of the jobs CELERY_TASK_ROUTES sends there}, filled by the apps."""
+
+
+def register(queue: str, reader: Reader) -> None:
+    """`reader(user, teams)` lists an app's jobs on `queue` (teams: the user's team ids, None
+    for staff: `sees`)."""
+    if reader not in READERS.setdefault(queue, []):
+        READERS[queue].append(reader)
+
+
+def team_ids(user) -> set[int] | None:
     """The user's team ids; None for staff (every team)."""
+    from foundation.tenancy import user_teams  # a model: not at the top (module docstring)
 
     return None if user.is_staff else set(user_teams(user).values_list("pk", flat=True))
 
 
-def _sees(teams: set[int] | None, team_id: int | None) -> bool:
+def sees(teams: set[int] | None, team_id: int | None) -> bool:
     return teams is None or team_id in teams
 
 
-def _state(job) -> str:
-    return f"running, {job.progress_text}" if job.progress_text else "running"
-
-
-def _training_runs(user, teams) -> list[QueuedJob]:
-    runs = Run.objects.filter(
-        training__isnull=False, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]
-    ).select_related("training")
-    return [
-        QueuedJob(
-            f"training run #{run.pk}",
-            _state(run.training) if run.status == RunStatus.RUNNING else "queued",
-            run.status == RunStatus.RUNNING,
-            run.created_at,
-            _sees(teams, run.team_id),
-        )
-        for run in runs
-    ]
-
-
-def _evaluations(user, teams, queue: str) -> list[QueuedJob]:
-    active = Evaluation.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING])
-    return [
-        QueuedJob(
-            f"evaluation #{e.pk}",
-            _state(e) if e.status == JobStatus.RUNNING else "queued",
-            e.status == JobStatus.RUNNING,
-            e.created_at,
-            _sees(teams, e.team_id),
-        )
-        for e in active.defer("results", "problem_slugs", "input_errors")
-        if e.queue == queue
-    ]
-
-
-def _timing_side(user, teams) -> list[QueuedJob]:
-    """Timing jobs, dataset builds and training runs' scoring jobs (queue `timing`)."""
-
-    active = {"status__in": [JobStatus.QUEUED, JobStatus.RUNNING]}
-    found = []
-    for job in TimingJob.objects.filter(**active):
-        mine = user.is_staff or job.owner_id == user.pk
-        found.append((f"timing job ({job.kind})", job, mine))
-    for build in DatasetBuild.objects.filter(**active):
-        found.append((f"dataset build #{build.pk}", build, True))  # shared
-    for job in ScoringJob.objects.filter(**active).select_related("training__run"):
-        run = job.training.run
-        label = f"scoring of training run #{run.pk}, step {job.step}"
-        found.append((label, job, _sees(teams, run.team_id)))
-    return [
-        QueuedJob(
-            label,
-            _state(job) if job.status == JobStatus.RUNNING else "queued",
-            job.status == JobStatus.RUNNING,
-            job.created_at,
-            mine,
-        )
-        for label, job, mine in found
-    ]
-
-
-JOBS_OF_QUEUE = {
-    "gpu": (_training_runs, lambda user, teams: _evaluations(user, teams, "gpu")),
-    "timing": (_timing_side, lambda user, teams: _evaluations(user, teams, "timing")),
-}
-"""Each queue that waits matter on: the readers of the jobs CELERY_TASK_ROUTES sends there."""
+def queued(label: str, job, mine: bool, running: bool | None = None, created_at=None) -> QueuedJob:
+    """The QueuedJob of a job row (a Job, or a row with `status`, `created_at` and
+    `progress_text`): running with its progress, or queued. `running` and `created_at`
+    override the row's (a training run's status and time are on its Run)."""
+    if running is None:
+        running = job.status == "running"
+    state = (
+        (f"running, {job.progress_text}" if job.progress_text else "running")
+        if running
+        else "queued"
+    )
+    return QueuedJob(label, state, running, created_at or job.created_at, mine)
 
 
 def workers_taking(queue: str) -> int:
     """Workers whose heartbeat is recent and who consume `queue`."""
+    from foundation.liveness import WorkerHeartbeat, worker_dead_after  # a model (docstring)
 
     since = timezone.now() - worker_dead_after()
     seen = WorkerHeartbeat.objects.filter(last_seen__gte=since)
@@ -135,13 +93,13 @@ class Queues:
 
     def __init__(self, user):
         self.user = user
-        self._teams = _team_ids(user)
+        self._teams = team_ids(user)
         self._jobs: dict[str, list[QueuedJob]] = {}
         self._workers: dict[str, int] = {}
 
     def jobs_on(self, queue: str) -> list[QueuedJob]:
         if queue not in self._jobs:
-            readers = JOBS_OF_QUEUE.get(queue, ())
+            readers = READERS.get(queue, ())
             jobs = [job for reader in readers for job in reader(self.user, self._teams)]
             self._jobs[queue] = sorted(jobs, key=lambda j: (not j.running, j.created_at))
         return self._jobs[queue]
@@ -183,6 +141,4 @@ class Queues:
 
 def queue_of_task(task_name: str) -> str:
     """The queue CELERY_TASK_ROUTES sends `task_name` to ("default" when unrouted)."""
-    from django.conf import settings
-
     return settings.CELERY_TASK_ROUTES.get(task_name, {}).get("queue", "default")
