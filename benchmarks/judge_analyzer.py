@@ -1,6 +1,7 @@
-"""The built-in analyzer's accuracy on the labelled pair sets (issue 8): the set its rules
-were tuned on, and the held-out set written without sight of them; per category and
-overall, the confusion matrix, and (--misses) the pairs it gets wrong with its rationale.
+"""The built-in analyzer's accuracy on the labelled pair sets: the set its rules were tuned on,
+the held-out set written without sight of them, and the unseen set written apart from them in
+varied styles on the built-in pack's problems (judges/labelled.py); per category and overall,
+the confusion matrix, and (--misses) the pairs it gets wrong with its rationale.
 
     .venv/bin/python benchmarks/judge_analyzer.py [--misses]
 """
@@ -17,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _harness import report  # noqa: E402
 
-from judges.labelled import HOLDOUT, LABELLED, accuracy, load  # noqa: E402
+from judges.labelled import HOLDOUT, LABELLED, UNSEEN, accuracy, load  # noqa: E402
 
 
 def main() -> None:
@@ -25,7 +26,7 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="Print every wrong verdict.")
     args = parser.parse_args()
     figures = {}
-    for name, path in (("labelled", LABELLED), ("held_out", HOLDOUT)):
+    for name, path in (("labelled", LABELLED), ("held_out", HOLDOUT), ("unseen", UNSEEN)):
         pairs = load(path)
         started = time.perf_counter()
         found = accuracy(pairs)

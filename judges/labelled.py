@@ -13,6 +13,10 @@ from judges.categories import CATEGORIES
 LABELLED = Path(__file__).resolve().parent / "labelled_pairs.jsonl"
 HOLDOUT = Path(__file__).resolve().parent / "labelled_pairs_holdout.jsonl"
 """Written without sight of the analyzer, never used to tune it: the honest accuracy."""
+UNSEEN = Path(__file__).resolve().parent / "labelled_pairs_unseen.jsonl"
+"""Written apart from the analyzer's rules (from the category definitions only), in varied
+styles, 6 pairs per category on 31 of the built-in pack's problems, each pair checked on the
+problem's tests (tests/judges/test_unseen_pairs.py); kept out of development."""
 
 
 def load(path: Path = LABELLED) -> list[dict]:

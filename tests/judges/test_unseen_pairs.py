@@ -1,0 +1,54 @@
+"""The unseen pair set (judges/labelled_pairs_unseen.jsonl): written apart from the analyzer's
+rules, in varied styles, on the built-in pack's problems. It is what it claims: every category
+has at least 5 pairs, and both programs of every pair give the problem's expected answers on
+its sample tests and its secret tests under 20 kB (the pack's own checker settings)."""
+
+from __future__ import annotations
+
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from execution.checker import check_output, parse_validator_flags
+from judges.categories import CATEGORIES
+from judges.labelled import UNSEEN, load
+
+PACK = Path(__file__).resolve().parents[2] / "problems" / "packs" / "core"
+PAIRS = load(UNSEEN)
+SMALL = 20_000  # bytes of input: the larger secret tests are where a slow baseline times out
+
+
+def test_the_unseen_set_covers_every_category_with_5_pairs_or_more():
+    counts = Counter(p["category"] for p in PAIRS)
+    assert set(counts) == set(CATEGORIES) and min(counts.values()) >= 5, counts
+    assert len({p["id"] for p in PAIRS}) == len(PAIRS)
+    assert len({p["problem"] for p in PAIRS}) >= 15  # spread over the pack, not one problem
+
+
+def _tests(slug: str) -> list[Path]:
+    data = PACK / slug / "data"
+    small = [p for p in sorted((data / "secret").glob("*.in")) if p.stat().st_size < SMALL]
+    return sorted((data / "sample").glob("*.in")) + small
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=[p["id"] for p in PAIRS])
+def test_both_programs_of_an_unseen_pair_give_the_expected_answers(pair):
+    meta = yaml.safe_load((PACK / pair["problem"] / "problem.yaml").read_text()) or {}
+    settings = parse_validator_flags(meta.get("validator_flags", ""))
+    tests = _tests(pair["problem"])
+    assert tests
+    for test in tests:
+        answer = test.with_suffix(".ans").read_bytes()
+        for side in ("baseline", "optimized"):
+            done = subprocess.run(
+                ["/usr/bin/python3", "-c", pair[side]],
+                stdin=test.open("rb"),
+                capture_output=True,
+                timeout=30,
+            )
+            assert done.returncode == 0, (side, test.name, done.stderr[-500:])
+            verdict = check_output(answer, done.stdout, settings)
+            assert verdict.ok, (side, test.name, verdict)
