@@ -32,7 +32,7 @@ from foundation.progress import progress_text, remaining_s
 log = logging.getLogger(__name__)
 
 current_delivery: contextvars.ContextVar[tuple[str, str]] = contextvars.ContextVar(
-    "jobcurrent_delivery", default=("", "")
+    "job_delivery", default=("", "")
 )
 """(Celery task id, queue) of the delivery running in this thread (empty outside a task)."""
 

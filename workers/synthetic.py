@@ -14,7 +14,8 @@ import random
 SYNTHETIC_NOTE = (
     "SYNTHETIC REPLAY: invented curves shaped like the paper's, not a real training run. "
     "It fills the live dashboard from the demo's first second; the demo's real GRPO runs "
-    "(a tiny model, paper vs RLVR) start once its dataset build and reward simulation are done."
+    "(SmolLM2-135M-Instruct, paper vs RLVR) start once its dataset build and reward simulation "
+    "are done."
 )
 
 
