@@ -103,7 +103,7 @@ def test_the_jobs_of_a_worker_that_stopped_beating_are_sent_again_once(
     rows = {name: TimingJob.objects.get(pk=job.pk) for name, job in made.items()}
     for name in again:
         assert (rows[name].status, rows[name].worker, rows[name].delivery) == ("queued", "", "")
-    assert rows["dead"].stage == "sent again: worker dead@h stopped beating 60 s ago"
+    assert re.fullmatch(r"sent again: worker dead@h stopped beating 6\d s ago", rows["dead"].stage)
     assert rows["restart"].stage == "sent again: worker restarted@h restarted after the job started"
     for name in ("alive", "just started", "foreground"):
         assert rows[name].status == "running" and rows[name].delivery == "d-1"
@@ -159,7 +159,7 @@ def test_a_training_run_whose_trainer_stopped_beating_is_sent_again(alice, enque
     assert enqueued == [("training.train", [runs["dead"].pk], None)] and len(sent) == 1
     dead = TrainingRun.objects.get(run=runs["dead"])
     assert (dead.lease, dead.heartbeat_at) == ("", None)
-    assert dead.stage == "sent again: its trainer dead:1 stopped beating 120 s ago"
+    assert re.fullmatch(r"sent again: its trainer dead:1 stopped beating 12\d s ago", dead.stage)
     assert TrainingRun.objects.get(run=runs["training"]).lease == "training:1"
     assert TrainingRun.objects.get(run=runs["not started"]).lease == "not started:1"
     assert rescue.sweep(app) == []
@@ -288,7 +288,8 @@ def test_every_page_shows_a_job_of_a_silent_worker_as_lost(client, alice):
         rows = client.get(url).json()[key]
         ids = {row.get("id", row.get("evaluation")): row for row in rows}
         assert ids[lost.pk]["status"] == "lost", url
-        assert ids[lost.pk]["error"].startswith("worker dead@h stopped beating 50 s ago"), url
+        # 50 s when the beat was written; a slow host takes a few seconds to get here
+        assert re.match(r"worker dead@h stopped beating 5\d s ago", ids[lost.pk]["error"]), url
         assert (ids[fine.pk]["status"], ids[fine.pk]["error"]) == ("running", ""), url
 
 
