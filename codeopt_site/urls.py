@@ -72,6 +72,7 @@ urlpatterns = [
     path("judges/", judge_views.judges_page, name="judges"),
     path("judges/data.json", judge_views.judges_data, name="judges-data"),
     path("judges/<id:batch_id>/", judge_views.batch_page, name="judge-batch"),
+    path("judges/<id:batch_id>/labels.jsonl", judge_views.batch_labels, name="judge-labels"),
     path("judges/pairs/<id:pair_id>/label/", judge_views.label_pair, name="judge-label"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

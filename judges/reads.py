@@ -252,3 +252,28 @@ def against_truth(batch: JudgeBatch) -> list[dict]:
              "accuracy": right / len(pairs), "matrix": matrix}
         )  # fmt: skip
     return found
+
+
+def human_labels(batch: JudgeBatch) -> list[dict]:
+    """The batch's pairs a person labelled, as a labelled pairs file: one dict per pair in the
+    shape `manage.py judge --pairs` reads (`category` its ground truth), with the runtimes
+    and statement the pair had, the person's rationale and who labelled it. A set grown this
+    way can be judged again, or added to judges/labelled_pairs*.jsonl."""
+    rows = []
+    labelled = Judgment.objects.filter(pair__batch=batch, judge=Judgment.Judge.HUMAN)
+    for judgment in labelled.exclude(category="").select_related("pair").order_by("pair_id"):
+        pair = judgment.pair
+        row = {
+            "id": f"batch{batch.pk}-pair{pair.pk}",
+            "problem": pair.problem_slug,
+            "category": judgment.category,
+            "baseline": pair.baseline,
+            "optimized": pair.optimized,
+            "baseline_s": pair.baseline_s,
+            "optimized_s": pair.optimized_s,
+            "statement": pair.statement,
+            "note": judgment.rationale,
+            "labelled_by": judgment.by,
+        }
+        rows.append({k: v for k, v in row.items() if v not in (None, "")})
+    return rows

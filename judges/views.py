@@ -4,10 +4,11 @@ correct its category."""
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse, QueryDict
+from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -113,6 +114,17 @@ def batch_page(request, batch_id: int):
             "css": reads.highlight_css(),
         },
     )
+
+
+@login_required
+def batch_labels(request, batch_id: int):
+    """The batch's human labels as JSON lines (a labelled pairs file: judges.reads.human_labels),
+    downloaded."""
+    batch = _batch(request.user, batch_id)
+    body = "".join(json.dumps(row) + "\n" for row in reads.human_labels(batch))
+    response = HttpResponse(body, content_type="application/x-ndjson")
+    response["Content-Disposition"] = f'attachment; filename="judge-batch-{batch.pk}-labels.jsonl"'
+    return response
 
 
 @login_required

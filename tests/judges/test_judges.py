@@ -229,3 +229,35 @@ def test_a_pairs_files_ground_truth_is_kept_and_a_bad_one_is_named_by_line():
     assert [p.true_category for p in pairs] == ["io", ""]
     (error,) = errors
     assert error["line"] == 2 and error["error"].startswith("category: 'magic' is not one of")
+
+
+def test_human_labels_download_as_a_pairs_file_that_judges_again_with_them_as_truth(
+    client, alice, bob
+):
+    batch = batch_of(alice, {"judge": "analyzer"}, ("p.jsonl", PAIRS))
+    faster, unmeasured = batch.pairs.get(kind="faster"), batch.pairs.get(kind="unmeasured")
+    client.force_login(alice)
+    url = f"/judges/{batch.pk}/labels.jsonl"
+    assert client.get(url).content == b""  # nothing labelled yet: an empty file
+    services.do_label(faster, alice, "math_shortcut", "a loop became a formula")
+    services.do_label(unmeasured, alice, "algorithmic")
+    response = client.get(url)
+    assert response["Content-Type"] == "application/x-ndjson"
+    assert f"judge-batch-{batch.pk}-labels.jsonl" in response["Content-Disposition"]
+    rows = [json.loads(line) for line in response.content.decode().splitlines()]
+    assert [(r["problem"], r["category"], r["labelled_by"]) for r in rows] == [
+        ("triangle", "math_shortcut", "alice"),
+        ("triangle", "algorithmic", "alice"),
+    ]
+    assert rows[0]["baseline"] == faster.baseline and rows[0]["optimized_s"] == 0.02
+    assert rows[0]["note"] == "a loop became a formula" and "note" not in rows[1]
+    page = client.get(f"/judges/{batch.pk}/").content.decode()
+    assert f'href="{url}" id="export-labels"' in page
+    # the file is a pairs file: judged again, the labels are the ground truth
+    again = batch_of(alice, {"judge": "analyzer"}, ("labels.jsonl", response.content.decode()))
+    assert sorted(again.pairs.values_list("true_category", flat=True)) == [
+        "algorithmic",
+        "math_shortcut",
+    ]
+    client.force_login(bob)  # another team's batch: no such batch
+    assert client.get(url).status_code == 404
