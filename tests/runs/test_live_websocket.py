@@ -17,6 +17,20 @@ from runs.consumers import RunLiveConsumer
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A new channel layer for each test. channels_redis keeps a lock per channel on its layer
+    object; each test runs in an event loop of its own, and a lock that a viewer's cancelled
+    receive left taken in one test's loop was awaited from the next one's ("bound to a
+    different event loop", seen in CI's pass 2). One server process has one loop: only tests
+    meet this."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
 def communicator(user, run_id: int) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(RunLiveConsumer.as_asgi(), f"/ws/runs/{run_id}/")
     comm.scope["user"] = user
