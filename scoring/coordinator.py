@@ -210,7 +210,11 @@ def do_score_rollouts(job_id: int, worker: str = "") -> str:
     with failure_recorded(ScoringJob.objects.filter(pk=job.pk)):
         queued = _open_parts(job)
         for index in queued[1:]:
-            enqueue("scoring.score_part", job.pk, index)
+            try:  # an offer only: a part no other worker takes is scored here
+                enqueue("scoring.score_part", job.pk, index)
+            except Exception as exc:  # the broker is unreachable: score the rest here
+                log.warning("job %s: parts not offered (%s); scored here", job.pk, exc)
+                break
         total = len(job.request["groups"])
         tracker = Progress(job, total=total)
         shown = None

@@ -219,3 +219,19 @@ def test_the_coordinator_writes_its_progress_when_a_part_ends_not_at_every_look(
     # claimed, 0, 1 and 2 parts done, the result: 6 writes however long the wait (a write
     # at every look made it 25)
     assert len(progress_writes) <= 6, len(progress_writes)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parts_the_broker_does_not_take_are_scored_by_the_coordinator(built, alice, monkeypatch):
+    """The broker cut while the coordinator offers its parts: the offer fails, the job does
+    not; every group is scored here."""
+    from kombu.exceptions import OperationalError
+
+    def cut(task, args, queue, **options):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    job = _job(alice, [[FAST], [WRONG], [FAST]])
+    monkeypatch.setattr("foundation.sending.send", cut)
+    assert coordinator.do_score_rollouts(job.pk, "w@h") == "done"
+    job.refresh_from_db()
+    assert [group[0]["verdict"] for group in job.result["groups"]] == ["OK", "WRONG_ANSWER", "OK"]
