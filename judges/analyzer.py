@@ -365,7 +365,7 @@ def _jaccard(a: set, b: set) -> float:
     return len(a & b) / len(a | b) if a | b else 1.0
 
 
-def _kinds_similarity(a: Counter, b: Counter) -> float:
+def kinds_similarity(a: Counter, b: Counter) -> float:
     keys = set(a) | set(b)
     if not keys:
         return 1.0
@@ -406,7 +406,7 @@ def classify(
     shallower = o.depth < b.depth
     fewer_loops = o.loops < b.loops
     secondary = "io" if io_changed else None
-    similarity = _kinds_similarity(b.node_kinds, o.node_kinds)
+    similarity = kinds_similarity(b.node_kinds, o.node_kinds)
     shared_calls = _jaccard(b.calls - {"print", "input"}, o.calls - {"print", "input"})
     same_computation = (
         b.depth == o.depth

@@ -13,6 +13,11 @@ CATEGORIES = (
     "none",
 )
 
+UNCLEAR = "unclear"
+VERDICTS = (*CATEGORIES, UNCLEAR)
+"""What a judge may answer: a category, or `unclear` when its evidence conflicts or is too
+weak to name one (counted as a miss in accuracy, and as an abstention)."""
+
 DEFINITIONS = {
     "io": "faster input/output only: bulk reads, one buffered write; same algorithm",
     "constant_factor": "same algorithm and complexity, less work per step (builtins, hoisting)",

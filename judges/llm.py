@@ -4,9 +4,12 @@ retries 429, 5xx and timeouts with exponential backoff (foundation/llm_endpoint.
 generator writer). Plain Python, no Django.
 
 Blind: the two programs are shown as "Program A" and "Program B" in an order drawn per pair,
-with their measured times and the problem statement, never a model, run or evaluation name.
-The reply must be a JSON object {category, secondary, rationale, confidence}; a reply that
-is not (after `invalid_retries` re-asks) becomes a judge error for that pair only.
+with their measured times, the measured evidence (judges/evidence.py: instructions per size,
+exponents, cost ratios, the input/output share) and the problem statement, never a model,
+run or evaluation name. The reply must be a JSON object {category, secondary, rationale,
+confidence}; a reply that is not, after `invalid_retries` re-asks, is that pair's `unclear`
+with the replies kept (a small model often answers off-schema); an endpoint that fails is
+that pair's judge error. Neither stops the batch.
 """
 
 from __future__ import annotations
@@ -17,15 +20,49 @@ import random
 from dataclasses import dataclass, field
 
 from foundation.llm_endpoint import EndpointSettings, EnvReader, ask, make_client, map_concurrently
-from judges.categories import CATEGORIES, DEFINITIONS
+from judges.categories import CATEGORIES, DEFINITIONS, UNCLEAR
+from judges.evidence import Evidence
 
-PROMPT_VERSION = "speedup-source-v1"
+PROMPT_VERSION = "speedup-source-v2"
+
+
+RESPONSE_FORMATS = ("json_object", "json_schema", "json_object_schema", "none")
+"""How the reply's shape is asked of the server: `json_object` (any JSON), `json_schema` (the
+verdict's schema, OpenAI's and vLLM's way), `json_object_schema` (the schema inside a
+json_object request, llama.cpp's server's way), `none` (the prompt alone)."""
+
+VERDICT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "faster": {"type": "string", "enum": ["A", "B"]},
+        "category": {"type": "string", "enum": list(CATEGORIES)},
+        "secondary": {"anyOf": [{"type": "string", "enum": list(CATEGORIES)}, {"type": "null"}]},
+        "rationale": {"type": "string", "minLength": 1},
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+    },
+    "required": ["faster", "category", "secondary", "rationale", "confidence"],
+    "additionalProperties": False,
+}
 
 
 @dataclass(frozen=True)
 class LLMSettings(EndpointSettings):
     price_input_per_mtok: float = 0.0  # currency units per million prompt tokens
     price_output_per_mtok: float = 0.0
+    response_format: str = "json_object"  # one of RESPONSE_FORMATS
+
+    def response_format_field(self) -> dict | None:
+        """The request's `response_format` (None: not sent)."""
+        if self.response_format == "json_schema":
+            return {
+                "type": "json_schema",
+                "json_schema": {"name": "verdict", "schema": VERDICT_SCHEMA, "strict": True},
+            }
+        if self.response_format == "json_object_schema":
+            return {"type": "json_object", "schema": VERDICT_SCHEMA}
+        if self.response_format == "json_object":
+            return {"type": "json_object"}
+        return None
 
     @classmethod
     def from_env(cls, environ=None) -> LLMSettings | None:
@@ -34,10 +71,14 @@ class LLMSettings(EndpointSettings):
         endpoint = cls.endpoint_from_env(read)
         if endpoint is None:
             return None
+        name, shape = read.lookup("RESPONSE_FORMAT")
+        if shape and shape not in RESPONSE_FORMATS:
+            raise ValueError(f"{name}: {shape!r} is not one of {', '.join(RESPONSE_FORMATS)}")
         return cls(
             **endpoint,
             price_input_per_mtok=read.number("PRICE_INPUT_PER_MTOK", float, 0.0),
             price_output_per_mtok=read.number("PRICE_OUTPUT_PER_MTOK", float, 0.0),
+            response_format=shape or "json_object",
         )
 
 
@@ -50,11 +91,14 @@ class PairText:
     optimized: str
     baseline_s: float | None = None
     optimized_s: float | None = None
+    evidence: Evidence | None = None
 
     def content_key(self, model: str) -> str:
-        """The cache key: the pair's content, the judge model and the prompt version."""
+        """The cache key: the pair's content and evidence, the judge model and the prompt
+        version."""
+        measured = self.evidence.as_dict() if self.evidence and self.evidence.measured else None
         text = json.dumps(
-            [PROMPT_VERSION, model, self.statement, self.baseline, self.optimized],
+            [PROMPT_VERSION, model, self.statement, self.baseline, self.optimized, measured],
             ensure_ascii=True,
         )
         return hashlib.sha256(text.encode()).hexdigest()
@@ -84,6 +128,51 @@ SYSTEM = (
 )
 
 
+def _millions(value: float | None) -> str:
+    return "–" if value is None else f"{value / 1e6:,.1f}M"
+
+
+def evidence_text(evidence: Evidence | None, baseline_first: bool) -> str:
+    """The measured evidence as the prompt shows it, in the prompt's A/B names."""
+    if evidence is None or not evidence.measured:
+        return "Measured evidence: none (no input generator for this problem)."
+    sides = [("baseline", evidence.baseline), ("optimized", evidence.optimized)]
+    (a_side, a), (b_side, b) = sides if baseline_first else sides[::-1]
+    rows = [
+        f"| {size} | {_millions(a.net[i])} | {_millions(a.io[i])} | {_millions(b.net[i])} | "
+        f"{_millions(b.io[i])} |"
+        for i, size in enumerate(evidence.sizes)
+    ]
+
+    def exponent(side) -> str:
+        return "unknown" if side.exponent is None else f"{side.exponent:.2f}"
+
+    def share(side) -> str:
+        return "unknown" if side.io_share is None else f"{side.io_share:.0%}"
+
+    ratio = evidence.ratio
+    slower_over_faster = ratio if baseline_first else (1 / ratio if ratio else None)
+    growth = evidence.ratio_growth
+    return "\n".join(
+        [
+            "Measured evidence (CPU instructions executed, start-up excluded, on generated "
+            "inputs of growing SIZE; I/O = instructions in reading, parsing and writing):",
+            "| SIZE | A total | A I/O | B total | B I/O |",
+            "|---|---|---|---|---|",
+            *rows,
+            f"Scaling exponent (log-log slope against SIZE): A {exponent(a)}, B {exponent(b)}.",
+            f"Cost ratio A/B at the largest SIZE: {slower_over_faster:.2f}"
+            if slower_over_faster
+            else "Cost ratio: unknown.",
+            f"The ratio changed {growth:.2f}x from the smallest SIZE to the largest "
+            "(about 1: the same complexity; growing: a complexity change)."
+            if growth
+            else "",
+            f"Share of the cost that is I/O at the largest SIZE: A {share(a)}, B {share(b)}.",
+        ]
+    ).strip()
+
+
 def build_messages(pair: PairText, baseline_first: bool) -> list[dict]:
     """The chat messages for one pair, the slower (baseline) program shown first or second."""
     shown = [(pair.baseline, pair.baseline_s), (pair.optimized, pair.optimized_s)]
@@ -97,6 +186,7 @@ def build_messages(pair: PairText, baseline_first: bool) -> list[dict]:
         f"Problem statement:\n{pair.statement.strip() or '(not given)'}\n\n"
         f"{timed('Program A', first_s)}:\n```python\n{first.rstrip()}\n```\n\n"
         f"{timed('Program B', second_s)}:\n```python\n{second.rstrip()}\n```\n\n"
+        f"{evidence_text(pair.evidence, baseline_first)}\n\n"
         "Which change makes the faster of the two programs faster than the other? Choose the "
         f"main category and optionally a secondary one among:\n{categories}\n\n"
         'Reply with JSON: {"faster": "A" or "B", "category": one of the names above, '
@@ -151,6 +241,11 @@ class LLMJudge:
         self.seed = seed
         self.client = make_client(settings)
 
+    def _shape(self) -> dict:
+        field = self.settings.response_format_field()
+        shape = {} if field is None else {"response_format": field}
+        return {**shape, **self.settings.length_cap()}
+
     def judge(self, pair: PairText) -> LLMResult:
         """One pair; never raises for the endpoint's or the reply's faults (see `error`)."""
         rng = random.Random(f"{self.seed}:{pair.content_key(self.settings.model)}")
@@ -162,7 +257,7 @@ class LLMJudge:
             parse_reply,
             invalid_retries=self.settings.invalid_retries,
             temperature=0,
-            response_format={"type": "json_object"},
+            **self._shape(),
         )
         result = LLMResult(
             category=None,
@@ -175,6 +270,11 @@ class LLMJudge:
             raw=exchange.replies,
         )
         fields = exchange.value
+        if fields is None and exchange.error.startswith("invalid reply"):
+            # the model answered, never validly: an abstention, its words kept
+            result.category = UNCLEAR
+            result.rationale = f"no valid answer after {exchange.attempts} tries ({exchange.error})"
+            result.error = ""
         if fields is not None:
             result.category = fields["category"]
             result.secondary = fields["secondary"]

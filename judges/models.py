@@ -7,9 +7,9 @@ from django.conf import settings
 from django.db import models
 
 from foundation.jobs import Job
-from judges.categories import CATEGORIES
+from judges.categories import VERDICTS
 
-CATEGORY_CHOICES = [(c, c) for c in CATEGORIES]
+CATEGORY_CHOICES = [(c, c) for c in VERDICTS]
 
 
 class JudgeBatch(Job):
@@ -38,6 +38,10 @@ class JudgeBatch(Job):
     judges = models.JSONField(default=list, help_text='["analyzer"], ["llm"] or both.')
     llm_model = models.CharField(max_length=200, blank=True, default="")
     tie_band = models.FloatField(default=0.05)
+    measure = models.BooleanField(
+        default=True,
+        help_text="Measure each pair's evidence on its problem's generator before judging.",
+    )
     input_errors = models.JSONField(default=list)
 
     class Meta:
@@ -69,6 +73,14 @@ class JudgePair(models.Model):
         help_text="The ground truth, when the pairs file has one (its `category`).",
     )
     kind = models.CharField(max_length=14, choices=Kind.choices)
+    evidence = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="What was measured of both programs (judges/evidence.py, Evidence.as_dict); "
+        "empty: not measured (no problem with a generator), see evidence_note.",
+    )
+    evidence_note = models.CharField(max_length=300, blank=True, default="")
+    evidence_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
 
     class Meta:
         ordering = ["problem_slug", "pk"]
@@ -93,6 +105,9 @@ class Judgment(models.Model):
     rationale = models.TextField(blank=True, default="")
     confidence = models.FloatField(null=True, blank=True)
     error = models.TextField(blank=True, default="", help_text="Judge error: no category.")
+    raw = models.TextField(
+        blank=True, default="", help_text="An LLM's replies when none was valid (kept as said)."
+    )
     model = models.CharField(max_length=200, blank=True, default="")
     content_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
     cached = models.BooleanField(default=False)

@@ -14,7 +14,8 @@ from pygments.lexers import PythonLexer
 from foundation.jobs import shown_status
 from foundation.liveness import heartbeats
 from foundation.tenancy import team_scoped
-from judges.categories import CATEGORIES, PAPER_SHARES
+from judges.categories import CATEGORIES, PAPER_SHARES, UNCLEAR, VERDICTS
+from judges.evidence import Evidence
 from judges.models import JudgeBatch, JudgePair, Judgment
 
 JUDGED_KINDS = (JudgePair.Kind.FASTER, JudgePair.Kind.UNMEASURED)
@@ -48,6 +49,42 @@ def batch_rows(user, limit: int = 200) -> list[dict]:
 
 def _verdicts(pair: JudgePair) -> dict[str, Judgment]:
     return {j.judge: j for j in pair.judgments.all()}
+
+
+def evidence_view(data: dict | None) -> dict | None:
+    """A pair's stored evidence as its diff shows it: a row per size (instructions in
+    millions) and the figures the decision read; None when it was not measured."""
+    evidence = Evidence.from_dict(data)
+    if evidence is None or not evidence.measured:
+        return None
+    b, o = evidence.baseline, evidence.optimized
+    ratios = evidence.ratios
+    return {
+        "generator": evidence.generator,
+        "seed": evidence.seed,
+        "largest_size": evidence.sizes[-1],
+        "rows": [
+            {
+                "size": size,
+                "baseline_m": b.net[i] / 1e6,
+                "baseline_io_m": None if b.io[i] is None else b.io[i] / 1e6,
+                "optimized_m": o.net[i] / 1e6,
+                "optimized_io_m": None if o.io[i] is None else o.io[i] / 1e6,
+                "ratio": ratios[i],
+            }
+            for i, size in enumerate(evidence.sizes)
+        ],
+        "baseline_exponent": b.exponent,
+        "optimized_exponent": o.exponent,
+        "exponent_drop": evidence.exponent_drop,
+        "ratio": evidence.ratio,
+        "ratio_growth": evidence.ratio_growth,
+        "io_share_baseline": b.io_share,
+        "io_share_optimized": o.io_share,
+        "io_saving_share": evidence.io_saving_share,
+        "outputs_agree": evidence.outputs_agree,
+        "note": evidence.note,
+    }
 
 
 def pair_rows(batch: JudgeBatch, filters: dict | None = None) -> list[dict]:
@@ -88,6 +125,8 @@ def pair_rows(batch: JudgeBatch, filters: dict | None = None) -> list[dict]:
                 "speedup": pair.speedup,
                 "baseline_exponent": pair.baseline_exponent,
                 "optimized_exponent": pair.optimized_exponent,
+                "evidence": evidence_view(pair.evidence),
+                "evidence_note": pair.evidence_note,
                 "category": shown.category if shown else None,
                 "rationale": shown.rationale if shown else "",
                 "judges": {
@@ -97,6 +136,7 @@ def pair_rows(batch: JudgeBatch, filters: dict | None = None) -> list[dict]:
                         "rationale": v.rationale,
                         "confidence": v.confidence,
                         "error": v.error,
+                        "raw": v.raw,
                         "cached": v.cached,
                         "by": v.by,
                     }
@@ -111,16 +151,24 @@ def breakdown(batch: JudgeBatch) -> dict:
     """Per judge: pairs per category among the judged pairs, errors, and the shares beside
     the paper's; plus the pairs left out (within noise, slower)."""
     kinds = {k: batch.pairs.filter(kind=k).count() for k in JudgePair.Kind.values}
-    result = {"kinds": kinds, "paper": PAPER_SHARES, "categories": list(CATEGORIES), "judges": {}}
+    result = {
+        "kinds": kinds,
+        "paper": PAPER_SHARES,
+        "categories": list(CATEGORIES),
+        "verdicts": list(VERDICTS),
+        "judges": {},
+    }
     verdicts = Judgment.objects.filter(pair__batch=batch, pair__kind__in=JUDGED_KINDS)
     for judge in JUDGE_ORDER:
         mine = verdicts.filter(judge=judge)
         if judge not in batch.judges and not mine.exists():
             continue
         counts = {c: mine.filter(category=c).count() for c in CATEGORIES}
-        judged = sum(counts.values())
+        unclear = mine.filter(category=UNCLEAR).count()
+        judged = sum(counts.values()) + unclear
         result["judges"][judge] = {
             "categories": counts,
+            "unclear": unclear,
             "shares": {c: (n / judged if judged else None) for c, n in counts.items()},
             "judged": judged,
             "errors": mine.exclude(error="").count(),
@@ -152,8 +200,8 @@ def agreement(batch: JudgeBatch) -> list[dict]:
             both = [v for v in by_pair.values() if first in v and second in v]
             if not both:
                 continue
-            index = {c: k for k, c in enumerate(CATEGORIES)}
-            matrix = [[0] * len(CATEGORIES) for _ in CATEGORIES]
+            index = {c: k for k, c in enumerate(VERDICTS)}
+            matrix = [[0] * len(VERDICTS) for _ in VERDICTS]
             for verdicts in both:
                 matrix[index[verdicts[first]]][index[verdicts[second]]] += 1
             agreed = sum(v[first] == v[second] for v in both)
@@ -227,8 +275,9 @@ def review_page(batch: JudgeBatch, filters: dict, number: int, corrected: int | 
 def against_truth(batch: JudgeBatch) -> list[dict]:
     """For each judge, over the judged pairs that carry a ground truth (`true_category`):
     its accuracy and the confusion matrix (rows: the truth, columns: the judge's category).
-    [] when the batch has no ground truth."""
-    index = {c: k for k, c in enumerate(CATEGORIES)}
+    `unclear` is a column of its own and counts as a miss. [] when the batch has no ground
+    truth."""
+    index = {c: k for k, c in enumerate(VERDICTS)}
     rows = (
         Judgment.objects.filter(pair__batch=batch, pair__kind__in=JUDGED_KINDS)
         .exclude(pair__true_category="")
@@ -243,13 +292,14 @@ def against_truth(batch: JudgeBatch) -> list[dict]:
         pairs = by_judge.get(judge)
         if not pairs:
             continue
-        matrix = [[0] * len(CATEGORIES) for _ in CATEGORIES]
+        matrix = [[0] * len(VERDICTS) for _ in VERDICTS]
         for truth, category in pairs:
             matrix[index[truth]][index[category]] += 1
         right = sum(truth == category for truth, category in pairs)
         found.append(
             {"judge": judge, "pairs": len(pairs), "correct": right,
-             "accuracy": right / len(pairs), "matrix": matrix}
+             "accuracy": right / len(pairs), "matrix": matrix,
+             "unclear": sum(category == UNCLEAR for _, category in pairs)}
         )  # fmt: skip
     return found
 

@@ -18,7 +18,7 @@ from evaluations.reads import visible_evaluations
 from foundation import inputs, jsonlines
 from foundation.tenancy import check_team_for_new_run, user_teams
 from judges import reads, services
-from judges.categories import CATEGORIES, DEFINITIONS
+from judges.categories import CATEGORIES, DEFINITIONS, VERDICTS
 from judges.llm import LLMSettings
 from judges.models import JudgeBatch, JudgePair
 
@@ -40,6 +40,7 @@ def judges_page(request):
         "judge": ["analyzer", "llm"] if llm else ["analyzer"],
         "name": "",
         "team": "",
+        "measure": "on",
     }
     error = ""
     if request.method == "POST":
@@ -48,6 +49,7 @@ def judges_page(request):
             for k in ("evaluation", "run", "baseline", "baseline_evaluation", "name", "team")
         }
         values["judge"] = request.POST.getlist("judge")
+        values["measure"] = request.POST.get("measure", "off")
         try:
             upload = jsonlines.read_upload(request.FILES.get("pairs"), "pairs")
             if not values["judge"]:
@@ -101,6 +103,7 @@ def batch_page(request, batch_id: int):
             "filters": filters,
             "problems": sorted(set(batch.pairs.values_list("problem_slug", flat=True))),
             "categories": CATEGORIES,
+            "verdicts": VERDICTS,
             "judge_names": ("analyzer", "llm", "human"),
             "page": page,
             "matching": page.paginator.count,

@@ -60,6 +60,10 @@ $PY manage.py start_demo_run --url "$URL"
 # `judge` queue by the built-in analyzer (and the LLM judge when JUDGE_LLM_* is set).
 $PY manage.py judge --pairs judges/labelled_pairs.jsonl --user demo --name "labelled examples" \
   --queue || true
+# Pairs of the built-in pack's problems, one per category, each measured first on its
+# problem's generator (instructions and input/output under callgrind, about a minute a pair).
+$PY manage.py judge --pairs judges/labelled_pairs_unseen.jsonl --per-category 1 --user demo \
+  --name "pack pairs, measured" --queue || true
 # The chain: a small dataset build (3 pack problems; retried once if it fails), then the
 # offline reward simulation on it and two GRPO runs of the real model, paper vs RLVR, side by
 # side (queue gpu, scored on the timing queue, 20 minutes). Each stage is printed here and shown on the
@@ -67,7 +71,8 @@ $PY manage.py judge --pairs judges/labelled_pairs.jsonl --user demo --name "labe
 rm -f var/demo-status.json
 $PY manage.py demo_chain --url "$URL" > >(tee var/demo-chain.log) 2>&1 &
 helpers+=($!)
-echo "  judges      : the labelled example pairs, judged: ${URL}/judges/"
+echo "  judges      : the labelled example pairs, and 7 pack pairs measured then judged:"
+echo "                ${URL}/judges/"
 echo "  dataset     : a build of 3 pack problems, then the reward simulation and two GRPO"
 echo "                runs of smollm2-135m-instruct side by side (paper vs RLVR, 20 min);"
 echo "                progress: ${URL}/ (Demo)"

@@ -7,10 +7,12 @@ from django.db import transaction
 
 from foundation.jobs import Progress, claim, create_job, failure_recorded, finish
 from foundation.sending import enqueue
-from judges import analyzer
-from judges.categories import check_category
+from judges.categories import UNCLEAR, check_category
+from judges.decide import decide
+from judges.evidence import Evidence
 from judges.llm import LLMJudge, LLMResult, LLMSettings, PairText
 from judges.models import JudgeBatch, JudgePair, Judgment
+from judges.services.evidence import measure_evidence
 from judges.services.requests import JudgeRequest, pair_kind
 
 
@@ -48,6 +50,7 @@ def _store_llm(pair: JudgePair, model: str, key: str, result: LLMResult, cached:
         rationale=result.rationale,
         confidence=result.confidence,
         error=result.error,
+        raw="\n\n".join(result.raw)[:20_000] if result.category == UNCLEAR else "",
         model=model,
         content_key=key,
         cached=cached,
@@ -60,7 +63,12 @@ def _store_llm(pair: JudgePair, model: str, key: str, result: LLMResult, cached:
 
 def _text(pair: JudgePair) -> PairText:
     return PairText(
-        pair.statement, pair.baseline, pair.optimized, pair.baseline_s, pair.optimized_s
+        pair.statement,
+        pair.baseline,
+        pair.optimized,
+        pair.baseline_s,
+        pair.optimized_s,
+        evidence=Evidence.from_dict(pair.evidence),
     )
 
 
@@ -68,25 +76,32 @@ def do_run_batch(
     batch_id: int, on_progress=None, llm: LLMJudge | None = None, worker: str = ""
 ) -> str:
     """Every judge of the batch on every pair that is judged (not within noise, not
-    slower). An LLM reply that stays invalid is that pair's judge error; the batch goes on.
-    The LLM's verdicts are cached by the pair's content, model and prompt version."""
+    slower), after each pair's evidence is measured (when the batch measures). An LLM reply
+    that stays invalid is that pair's `unclear`, its text kept; an endpoint that fails is
+    that pair's judge error; the batch goes on. The LLM's verdicts are cached by the pair's
+    content and evidence, the model and the prompt version."""
     batch = claim(JudgeBatch, batch_id, worker)
     if batch is None:  # delivered again after it ended
         return JudgeBatch.objects.get(pk=batch_id).status
     pairs = list(batch.pairs.filter(kind__in=[JudgePair.Kind.FASTER, JudgePair.Kind.UNMEASURED]))
-    tracker = Progress(batch, len(pairs) * len(batch.judges), on_progress)
+    steps = len(pairs) * (len(batch.judges) + (1 if batch.measure else 0))
+    tracker = Progress(batch, steps, on_progress)
 
     def advance(stage: str) -> None:
         tracker.advance(1, stage)
 
     with failure_recorded(JudgeBatch.objects.filter(pk=batch.pk)):
+        if batch.measure:
+            measure_evidence(pairs, advance)
         if "analyzer" in batch.judges:
             for pair in pairs:
-                verdict = analyzer.classify(
+                why = pair.evidence_note or "the batch does not measure"
+                verdict = decide(
                     pair.baseline,
                     pair.optimized,
-                    baseline_exponent=pair.baseline_exponent,
-                    optimized_exponent=pair.optimized_exponent,
+                    Evidence.from_dict(pair.evidence),
+                    why,
+                    (pair.baseline_exponent, pair.optimized_exponent),
                 )
                 _store(
                     pair,
@@ -116,6 +131,7 @@ def _run_llm(batch: JudgeBatch, pairs: list[JudgePair], llm: LLMJudge | None, ad
         earlier = (
             Judgment.objects.filter(judge=Judgment.Judge.LLM, content_key=key, error="")
             .exclude(pair=pair)
+            .exclude(category=UNCLEAR)  # an abstention is asked again, as an error is
             .first()
         )
         if earlier is None:

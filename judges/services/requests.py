@@ -3,6 +3,7 @@ fault named."""
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 
@@ -49,6 +50,7 @@ class JudgeRequest:
     pairs_file: str = ""
     llm_model: str = ""
     tie_band: float = DEFAULT_TIE_BAND
+    measure: bool = True  # measure each pair's evidence before judging
     input_errors: list[dict] = field(default_factory=list)
 
 
@@ -188,6 +190,25 @@ def parse_pairs_file(text: str) -> tuple[list[PairInput], list[dict]]:
     return pairs, errors
 
 
+def first_per_category(text: str, count: int) -> str:
+    """The lines of a labelled pairs file keeping only the first `count` pairs of each
+    `category` (lines that do not parse, or carry no category, are kept for the parser)."""
+    if count < 1:
+        raise ValueError(f"per_category: {count} is not at least 1")
+    kept, seen = [], {}
+    for line in text.splitlines():
+        try:
+            category = json.loads(line).get("category")
+        except (ValueError, AttributeError):
+            category = None
+        if category:
+            seen[category] = seen.get(category, 0) + 1
+            if seen[category] > count:
+                continue
+        kept.append(line)
+    return "\n".join(kept) + "\n"
+
+
 def _judges(raw, llm_configured: bool) -> list[str]:
     """The judges asked for; by default the analyzer, and the LLM too when an endpoint is
     configured (the analyzer then cross-checks it)."""
@@ -201,6 +222,17 @@ def _judges(raw, llm_configured: bool) -> list[str]:
         if judge not in JUDGES:
             raise ValueError(f"judge: {judge!r} is not one of {', '.join(JUDGES)}")
     return chosen
+
+
+def _flag(field_name: str, raw) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise ValueError(f"{field_name}: {raw!r} is not true or false")
 
 
 def _id(data: dict, key: str) -> int:
@@ -226,6 +258,7 @@ def check_judge_request(user, data: dict, upload: tuple[str, str] | None = None)
         pairs=[],
         llm_model=settings.model if settings and "llm" in judges else "",
         tie_band=tie_band,
+        measure=_flag("measure", data.get("measure", True)),
     )
     if upload is not None:
         if data.get("evaluation") or data.get("run"):

@@ -292,6 +292,7 @@ def propose_generators(
             reask=_reask,
             reply_chars=REPLY_CHARS,
             temperature=TEMPERATURE,
+            **settings.length_cap(),
         )
         if exchange.error:
             logger.warning("llm generators for %s: llm-%d: %s", problem_slug, index, exchange.error)

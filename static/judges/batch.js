@@ -5,10 +5,12 @@
   const data = JSON.parse(document.getElementById("judge-data").textContent);
   const config = codeopt.plotConfig;
   const cats = data.breakdown.categories;
+  const verdicts = data.breakdown.verdicts; // the categories and "unclear" (an abstention)
   // counts: an empty cell is white, any pair at all is visibly blue
   const ZERO_WHITE = [[0, "#ffffff"], [1e-6, "#deebf7"], [1, "#08519c"]];
   const traces = Object.entries(data.breakdown.judges).map(([judge, b]) => ({
-    type: "bar", name: `${judge} (${b.judged} pairs${b.errors ? `, ${b.errors} errors` : ""})`,
+    type: "bar",
+    name: `${judge} (${b.judged} pairs${b.unclear ? `, ${b.unclear} unclear` : ""}${b.errors ? `, ${b.errors} errors` : ""})`,
     x: cats, y: cats.map((c) => b.shares[c]),
     text: cats.map((c) => String(b.categories[c])), textposition: "outside",
     hovertemplate: `${judge}<br>%{x}: %{y:.0%} (%{text} pairs)<extra></extra>`,
@@ -28,7 +30,7 @@
   function matrixPanels(id, title, panels) {
     const n = panels.length;
     const traces = panels.map((p, i) => ({
-      type: "heatmap", x: cats, y: cats, z: p.matrix, xaxis: `x${i + 1}`, yaxis: `y${i + 1}`,
+      type: "heatmap", x: verdicts, y: verdicts, z: p.matrix, xaxis: `x${i + 1}`, yaxis: `y${i + 1}`,
       colorscale: ZERO_WHITE, zmin: 0, showscale: i === n - 1, texttemplate: "%{z}",
       colorbar: { title: { text: "pairs", side: "top" } },
       hovertemplate: `${p.yTitle}: %{y}<br>${p.xTitle}: %{x}<br>%{z} pairs<extra></extra>`,

@@ -9,7 +9,15 @@ import time
 
 import pytest
 
-from judges.llm import LLMJudge, LLMSettings, PairText, build_messages, parse_reply
+from judges.categories import CATEGORIES
+from judges.llm import (
+    VERDICT_SCHEMA,
+    LLMJudge,
+    LLMSettings,
+    PairText,
+    build_messages,
+    parse_reply,
+)
 from tests.llm_server import ChatServer, reply
 
 SLOW = "n = int(input())\nprint(sum(int(input()) for _ in range(n)))\n"
@@ -45,14 +53,18 @@ def test_a_valid_reply_is_validated_and_costed(server):
     assert result.found_faster == (result.baseline_shown_as == "A")
 
 
-def test_an_invalid_reply_is_asked_again_then_recorded_as_an_error(server):
+def test_an_invalid_reply_is_asked_again_then_recorded_as_unclear_with_its_words(server):
     server.script = [("reply", "the answer is io"), ("reply", reply("constant_factor"))]
     result = judge(server).judge(PAIR)
     assert result.category == "constant_factor" and result.attempts == 2 and result.error == ""
     server.script = [("reply", "nope")] * 3 + [("reply", reply("bogus"))]
     result = judge(server, invalid_retries=2).judge(PAIR)
-    assert result.category is None and result.attempts == 3
-    assert result.error == "invalid reply: reply is not JSON (Expecting value)"
+    # the model answered three times, never validly: an abstention, not an endpoint error
+    assert result.category == "unclear" and result.attempts == 3 and result.error == ""
+    assert result.rationale == (
+        "no valid answer after 3 tries (invalid reply: reply is not JSON (Expecting value))"
+    )
+    assert result.raw == ["nope"] * 3
     assert result.input_tokens == 300  # every attempt is paid for
 
 
@@ -136,3 +148,30 @@ def test_settings_come_from_the_environment():
         {"JUDGE_LLM_BASE_URL": "http://x/v1", "JUDGE_LLM_MODEL": "m", "JUDGE_LLM_TIMEOUT_S": "9"}
     )
     assert (settings.model, settings.timeout_s, settings.api_key) == ("m", 9.0, "none")
+
+
+@pytest.mark.parametrize(
+    ("shape", "sent"),
+    [
+        ("json_object", {"type": "json_object"}),
+        ("json_object_schema", {"type": "json_object", "schema": VERDICT_SCHEMA}),
+        ("json_schema", {"type": "json_schema", "json_schema": {
+            "name": "verdict", "schema": VERDICT_SCHEMA, "strict": True}}),
+        ("none", None),
+    ],
+)  # fmt: skip
+def test_the_reply_shape_is_asked_the_way_the_server_takes_it(server, shape, sent):
+    server.script = [("reply", reply("io"))]
+    assert judge(server, response_format=shape, max_tokens=64).judge(PAIR).category == "io"
+    assert server.requests[-1].get("response_format") == sent
+    assert server.requests[-1]["max_tokens"] == 64
+    assert set(VERDICT_SCHEMA["properties"]["category"]["enum"]) == set(CATEGORIES)
+
+
+def test_a_reply_shape_the_judge_does_not_know_is_named_by_its_variable():
+    environ = {"JUDGE_LLM_BASE_URL": "http://x/v1", "JUDGE_LLM_MODEL": "m"}
+    with pytest.raises(ValueError, match="JUDGE_LLM_RESPONSE_FORMAT: 'xml' is not one of"):
+        LLMSettings.from_env({**environ, "JUDGE_LLM_RESPONSE_FORMAT": "xml"})
+    with pytest.raises(ValueError, match="JUDGE_LLM_MAX_TOKENS: must be >= 1"):
+        LLMSettings.from_env({**environ, "JUDGE_LLM_MAX_TOKENS": "0"})
+    assert LLMSettings.from_env(environ).max_tokens is None

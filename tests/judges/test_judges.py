@@ -1,8 +1,9 @@
 """Judging in the product: pairs from an evaluation against the median human or the starting
 model, a pairs file with bad lines, noise and slower pairs left unjudged, both judges through
 the service (the LLM on a loopback chat server: blind, cached, an invalid reply recorded as
-that pair's error), a person's correction in the agreement matrix, the command, the pages,
-and a real worker on the `judge` queue."""
+that pair's `unclear` with its text), evidence measured on the problem's generator, the real
+model's own programs judged, a person's correction in the agreement matrix, the command, the
+pages, and a real worker on the `judge` queue."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from django.core.management import call_command
 from execution.samples import FAST, SLOW
 from foundation.tenancy import Team
 from judges import reads, services
+from judges.categories import CATEGORIES, VERDICTS
+from judges.labelled import UNSEEN
 from judges.models import JudgeBatch, JudgePair, Judgment
 from tests.conftest import wait_for_status
 from tests.evaluations.test_evaluations import evaluate_upload, lines
@@ -80,7 +83,15 @@ def test_an_evaluation_gives_one_pair_per_problem_against_the_median_human(built
     assert pair.baseline_label == "median human reference (accepted/middle.py)"
     assert pair.baseline_s > pair.optimized_s > 0 and pair.kind == "faster"
     assert pair.baseline_exponent is not None  # measured by the evaluation's complexity step
-    assert pair.judgments.get().judge == "analyzer"
+    verdict = pair.judgments.get()
+    assert verdict.judge == "analyzer"
+    # the pair's evidence, measured on the problem's generator, decided the verdict
+    assert pair.evidence and len(pair.evidence["sizes"]) >= 2, pair.evidence_note
+    assert pair.evidence["outputs_agree"] is True and pair.evidence["ratio"] > 1
+    assert pair.evidence["baseline"]["io"][-1] is not None  # counted with symbols
+    assert "cost ratio" in verdict.rationale and "structure only" not in verdict.rationale
+    shown = reads.pair_rows(batch)[0]["evidence"]
+    assert shown["rows"][-1]["size"] == pair.evidence["sizes"][-1]
     with pytest.raises(ValueError, match="baseline: no finished evaluation of the starting"):
         services.check_judge_request(alice, {"evaluation": evaluation.pk, "baseline": "start"})
     slow = evaluate_upload(alice, lines({"problem": "sum", "program": SLOW}), complexity=False)
@@ -111,7 +122,7 @@ def test_an_evaluation_gives_one_pair_per_problem_against_the_median_human(built
         services.check_judge_request(alice, {"evaluation": evaluation.pk, "judge": "llm"})
 
 
-def test_the_llm_judge_is_blind_cached_and_an_invalid_reply_stays_that_pairs_error(
+def test_the_llm_judge_is_blind_cached_and_an_invalid_reply_is_that_pairs_unclear(
     alice, monkeypatch
 ):
     server = ChatServer()
@@ -125,16 +136,16 @@ def test_the_llm_judge_is_blind_cached_and_an_invalid_reply_stays_that_pairs_err
         first = batch_of(alice, {"name": "secret-run-name"}, ("secret-model.jsonl", PAIRS))
         assert first.judges == ["analyzer", "llm"] and first.llm_model == "gpt-oss-120b"
         llm = Judgment.objects.filter(pair__batch=first, judge="llm").order_by("pair_id")
-        assert [(v.category, v.error) for v in llm] == [
-            ("math_shortcut", ""),
-            ("", "invalid reply: reply is not JSON (Expecting value)"),
-        ]
+        assert [(v.category, v.error) for v in llm] == [("math_shortcut", ""), ("unclear", "")]
+        # the model answered but never validly: an abstention, its words kept, the batch done
+        assert llm[1].raw == "not json" and "reply is not JSON" in llm[1].rationale
+        assert first.status == "done"
         assert llm[0].cost == 0 and llm[0].latency_s > 0 and llm[0].input_tokens == 100
         sent = json.dumps(server.requests)
         assert len(server.requests) == 2
         for secret in ("secret-run-name", "secret-model", "line 1", "baseline", "optimized"):
             assert secret not in sent
-        # the same content again: the valid verdict comes from the cache, the error is re-asked
+        # the same content again: the valid verdict comes from the cache, unclear is re-asked
         server.script = [("reply", reply("algorithmic"))]
         again = batch_of(alice, {"judge": "llm"}, ("again.jsonl", PAIRS))
         cached = Judgment.objects.filter(pair__batch=again, judge="llm").order_by("pair_id")
@@ -144,7 +155,9 @@ def test_the_llm_judge_is_blind_cached_and_an_invalid_reply_stays_that_pairs_err
         ]
         assert len(server.requests) == 3
         matrices = reads.agreement(first)
-        assert [(m["first"], m["second"], m["pairs"]) for m in matrices] == [("analyzer", "llm", 1)]
+        # the LLM's abstention is in the matrix too, in its own `unclear` column
+        assert [(m["first"], m["second"], m["pairs"]) for m in matrices] == [("analyzer", "llm", 2)]
+        assert matrices[0]["matrix"][VERDICTS.index("math_shortcut")][VERDICTS.index("unclear")]
     finally:
         server.close()
 
@@ -173,8 +186,26 @@ def test_the_command_prints_one_object_per_pair(alice, tmp_path, capsys):
         ("slower", None),
         ("unmeasured", "math_shortcut"),
     ]
-    assert printed[0]["rationale"].startswith("every loop (depth 1) replaced by a closed-form")
-    assert printed[0]["speedup"] == pytest.approx(25.0)
+    # no problem "triangle" here to measure on: the syntax decides, and says so
+    assert printed[0]["rationale"].startswith(
+        "structure only (no problem 'triangle' with an input generator here): every loop "
+        "(depth 1) replaced by a closed-form"
+    )
+    assert printed[0]["evidence"] is None and printed[0]["speedup"] == pytest.approx(25.0)
+    # a labelled set, its first pair of each category, judged without measuring
+    call_command(
+        "judge", "--pairs", str(UNSEEN), "--per-category", "1", "--no-measure", "--user",
+        "alice", "--json",
+    )  # fmt: skip
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(printed) == len(CATEGORIES)
+    batch = JudgeBatch.objects.order_by("-pk").first()
+    assert not batch.measure and sorted(batch.pairs.values_list("true_category", flat=True)) == (
+        sorted(CATEGORIES)
+    )
+    assert all(
+        p["rationale"].startswith("structure only (the batch does not measure)") for p in printed
+    )
 
 
 def test_the_pages_start_show_filter_and_correct(alice, bob, client, enqueued):
@@ -216,7 +247,10 @@ def test_a_real_worker_judges_a_batch_on_the_judge_queue(alice, celery_worker_pr
     batch = services.do_create_batch(alice, Team.objects.get(name="red"), request)
     wait_for_status(celery_worker_process, batch, ("done", "failed"), 60, "the batch to end")
     assert batch.status == "done", batch.error
-    assert batch.progress_done == batch.progress_total == 2
+    # two judged pairs, each a step for its evidence (none here: no such problem) and one
+    # for the analyzer
+    assert batch.progress_done == batch.progress_total == 4
+    assert batch.pairs.filter(evidence_note__startswith="no problem 'triangle'").count() == 2
 
 
 def test_a_pairs_files_ground_truth_is_kept_and_a_bad_one_is_named_by_line():
@@ -261,3 +295,38 @@ def test_human_labels_download_as_a_pairs_file_that_judges_again_with_them_as_tr
     ]
     client.force_login(bob)  # another team's batch: no such batch
     assert client.get(url).status_code == 404
+
+
+def test_a_real_models_evaluation_feeds_a_judge_batch_of_its_own_programs(built, alice):
+    """The real pretrained model (smollm2-135m-instruct, from its GGUF) writes the programs; its
+    evaluation's median correct sample is judged against the median human reference, with
+    evidence measured on the problem's generator: machine-written pairs in the diff review."""
+    from evaluations import services as evaluation_services
+    from problems.models import Problem
+    from tests.problems.test_function_tasks import SUM
+
+    # posed as a function, as the demo poses its problems: the model writes `total(nums)`
+    Problem.objects.filter(slug="sum").update(function_task=SUM)
+    request = evaluation_services.check_evaluation_request(
+        alice,
+        {"source": "model", "model": "smollm2-135m-instruct", "split": "all", "problems": ["sum"],
+         "n": 4, "temperature": 0.8, "seed": 3, "max_new_tokens": 96, "complexity": False},
+    )  # fmt: skip
+    evaluation = evaluation_services.do_create_evaluation(
+        alice, Team.objects.get(name="red"), request, queue=False
+    )
+    assert evaluation_services.do_run_evaluation(evaluation.pk) == "done"
+    written = evaluation.samples.filter(correct=True)
+    assert written.exists(), "the model wrote no correct program for sum (seeded: it did)"
+    batch = batch_of(alice, {"evaluation": evaluation.pk, "judge": "analyzer"})
+    pair = batch.pairs.get()
+    assert pair.optimized in set(written.values_list("program", flat=True))
+    assert pair.optimized_label.startswith(f"{evaluation.name}, sample ")
+    # seeded: its median correct program, `sum(nums)` in a function, beats the human loop
+    assert pair.kind == "faster" and "def total(nums)" in pair.optimized
+    assert pair.evidence and pair.evidence["outputs_agree"] is True, pair.evidence_note
+    verdict = pair.judgments.get(judge="analyzer")
+    assert verdict.category == "constant_factor", verdict.rationale
+    assert "cost ratio" in verdict.rationale  # decided on what was measured
+    _, (review,) = reads.review_page(batch, {}, 1)  # the diff review shows the model's code
+    assert review["evidence"]["rows"] and any("total" in line["right"] for line in review["diff"])

@@ -36,7 +36,18 @@ class Command(BaseCommand):
             help="The starting model's evaluation (implies --baseline start; default: the "
             "step-0 evaluation of the evaluated run).",
         )
+        parser.add_argument(
+            "--per-category",
+            type=int,
+            default=None,
+            help="With --pairs: only the first N pairs of each labelled category.",
+        )
         parser.add_argument("--tie-band", type=float, default=services.DEFAULT_TIE_BAND)
+        parser.add_argument(
+            "--no-measure",
+            action="store_true",
+            help="Judge without measuring each pair's evidence on its problem's generator.",
+        )
         parser.add_argument("--name", default="")
         parser.add_argument("--user", required=True, help="Owner of the batch.")
         parser.add_argument("--team", default=None)
@@ -47,6 +58,8 @@ class Command(BaseCommand):
         user = user_named(o["user"])
         with exiting_on_value_error():
             upload = jsonlines.read_file(o["pairs"], "pairs")
+            if upload is not None and o["per_category"]:
+                upload = (upload[0], services.first_per_category(upload[1], o["per_category"]))
             request = services.check_judge_request(
                 user,
                 {
@@ -56,6 +69,7 @@ class Command(BaseCommand):
                     "baseline": "start" if o["baseline_evaluation"] else o["baseline"],
                     "baseline_evaluation": o["baseline_evaluation"],
                     "tie_band": o["tie_band"],
+                    "measure": not o["no_measure"],
                     "name": o["name"],
                 },
                 upload,

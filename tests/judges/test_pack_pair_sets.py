@@ -1,7 +1,8 @@
-"""The unseen pair set (judges/labelled_pairs_unseen.jsonl): written apart from the analyzer's
-rules, in varied styles, on the built-in pack's problems. It is what it claims: every category
-has at least 5 pairs, and both programs of every pair give the problem's expected answers on
-its sample tests and its secret tests under 20 kB (the pack's own checker settings)."""
+"""The labelled sets on the built-in pack's problems (judges/labelled.py): the unseen set
+(written apart from the syntax rules) and the blind set (written blind). Each is what it
+claims: every category has at least 5 pairs over at least 15 problems, and both programs of
+every pair give the problem's expected answers on its sample tests and its secret tests under
+20 kB (the pack's own checker settings)."""
 
 from __future__ import annotations
 
@@ -14,18 +15,22 @@ import yaml
 
 from execution.checker import check_output, parse_validator_flags
 from judges.categories import CATEGORIES
-from judges.labelled import UNSEEN, load
+from judges.labelled import BLIND, UNSEEN, load
 
 PACK = Path(__file__).resolve().parents[2] / "problems" / "packs" / "core"
-PAIRS = load(UNSEEN)
+SETS = {"unseen": load(UNSEEN), "blind": load(BLIND)}
+PAIRS = [(name, pair) for name, pairs in SETS.items() for pair in pairs]
 SMALL = 20_000  # bytes of input: the larger secret tests are where a slow baseline times out
 
 
-def test_the_unseen_set_covers_every_category_with_5_pairs_or_more():
-    counts = Counter(p["category"] for p in PAIRS)
+@pytest.mark.parametrize("name", SETS)
+def test_a_set_covers_every_category_with_5_pairs_or_more(name):
+    pairs = SETS[name]
+    counts = Counter(p["category"] for p in pairs)
     assert set(counts) == set(CATEGORIES) and min(counts.values()) >= 5, counts
-    assert len({p["id"] for p in PAIRS}) == len(PAIRS)
-    assert len({p["problem"] for p in PAIRS}) >= 15  # spread over the pack, not one problem
+    assert len({p["id"] for p in pairs}) == len(pairs)
+    assert len({p["problem"] for p in pairs}) >= 15  # spread over the pack, not one problem
+    assert all((PACK / p["problem"]).is_dir() for p in pairs)
 
 
 def _tests(slug: str) -> list[Path]:
@@ -34,8 +39,8 @@ def _tests(slug: str) -> list[Path]:
     return sorted((data / "sample").glob("*.in")) + small
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=[p["id"] for p in PAIRS])
-def test_both_programs_of_an_unseen_pair_give_the_expected_answers(pair):
+@pytest.mark.parametrize(("name", "pair"), PAIRS, ids=[p["id"] for _, p in PAIRS])
+def test_both_programs_of_a_pair_give_the_expected_answers(name, pair):
     meta = yaml.safe_load((PACK / pair["problem"] / "problem.yaml").read_text()) or {}
     settings = parse_validator_flags(meta.get("validator_flags", ""))
     tests = _tests(pair["problem"])
