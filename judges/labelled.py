@@ -26,11 +26,15 @@ BLIND = HERE / "labelled_pairs_blind.jsonl"
 the other sets), 7 pairs per category on the built-in pack's problems, each checked on the
 problem's tests and its speedup measured on the problem's worst-case generator. The decision
 table scored 71% on it, unseen; it was then used to revise the table: development since."""
+SEALED = HERE / "labelled_pairs_sealed.jsonl"
+"""Written blind as BLIND was, after the table was revised; never used to set a threshold: the
+honest figure."""
 SETS = {
     "labelled": LABELLED,
     "held_out": HOLDOUT,
     "unseen": UNSEEN,
     "blind": BLIND,
+    "sealed": SEALED,
 }
 
 

@@ -135,9 +135,13 @@ def _millions(value: float | None) -> str:
 def evidence_text(evidence: Evidence | None, baseline_first: bool) -> str:
     """The measured evidence as the prompt shows it, in the prompt's A/B names."""
     if evidence is None or not evidence.measured:
-        return "Measured evidence: none (no input generator for this problem)."
-    sides = [("baseline", evidence.baseline), ("optimized", evidence.optimized)]
-    (a_side, a), (b_side, b) = sides if baseline_first else sides[::-1]
+        why = evidence.note if evidence and evidence.note else "no input generator for it here"
+        return f"Measured evidence: none ({why})."
+    a, b = (
+        (evidence.baseline, evidence.optimized)
+        if baseline_first
+        else (evidence.optimized, evidence.baseline)
+    )
     rows = [
         f"| {size} | {_millions(a.net[i])} | {_millions(a.io[i])} | {_millions(b.net[i])} | "
         f"{_millions(b.io[i])} |"
@@ -150,9 +154,10 @@ def evidence_text(evidence: Evidence | None, baseline_first: bool) -> str:
     def share(side) -> str:
         return "unknown" if side.io_share is None else f"{side.io_share:.0%}"
 
-    ratio = evidence.ratio
-    slower_over_faster = ratio if baseline_first else (1 / ratio if ratio else None)
-    growth = evidence.ratio_growth
+    ratio, growth = evidence.ratio, evidence.ratio_growth  # baseline / optimized
+    if not baseline_first:  # the same figures as A / B
+        ratio = 1 / ratio if ratio else None
+        growth = 1 / growth if growth else None
     return "\n".join(
         [
             "Measured evidence (CPU instructions executed, start-up excluded, on generated "
@@ -161,11 +166,9 @@ def evidence_text(evidence: Evidence | None, baseline_first: bool) -> str:
             "|---|---|---|---|---|",
             *rows,
             f"Scaling exponent (log-log slope against SIZE): A {exponent(a)}, B {exponent(b)}.",
-            f"Cost ratio A/B at the largest SIZE: {slower_over_faster:.2f}"
-            if slower_over_faster
-            else "Cost ratio: unknown.",
-            f"The ratio changed {growth:.2f}x from the smallest SIZE to the largest "
-            "(about 1: the same complexity; growing: a complexity change)."
+            f"Cost ratio A/B at the largest SIZE: {ratio:.2f}" if ratio else "Cost ratio: unknown.",
+            f"The ratio A/B changed {growth:.2f}x from the smallest SIZE to the largest "
+            "(about 1: the same complexity; far from 1: a complexity change)."
             if growth
             else "",
             f"Share of the cost that is I/O at the largest SIZE: A {share(a)}, B {share(b)}.",

@@ -53,6 +53,8 @@ def test_the_prompt_carries_the_measured_evidence_in_the_prompts_own_names():
     assert "exponent (log-log slope against SIZE): A 2.00, B 0.00" in shown_first
     assert "Cost ratio A/B at the largest SIZE: 320.00" in shown_first
     assert "Cost ratio A/B at the largest SIZE: 0.00" in shown_second
+    assert "The ratio A/B changed 16.00x" in shown_first  # 20x → 320x
+    assert "The ratio A/B changed 0.06x" in shown_second
     for text in (shown_first, shown_second):
         assert "baseline" not in text and "optimized" not in text  # blind
     keys = {
