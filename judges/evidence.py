@@ -222,8 +222,11 @@ class Evidence:
 def counting_python() -> Path | None:
     """The CPython that callgrind runs programs with: CODEOPT_EVIDENCE_PYTHON, else the real
     file of the interpreter running codeopt when it has its symbols (pyenv's builds do;
-    Debian's /usr/bin/python3 is stripped). None when neither has symbols."""
+    Debian's /usr/bin/python3 is stripped). None when neither has symbols; ValueError naming
+    the variable when it names no file."""
     chosen = os.environ.get("CODEOPT_EVIDENCE_PYTHON")
+    if chosen and not Path(chosen).is_file():
+        raise ValueError(f"CODEOPT_EVIDENCE_PYTHON: no interpreter at {chosen}")
     candidates = [Path(chosen)] if chosen else [Path(os.path.realpath(sys.executable))]
     for path in candidates:
         if path.is_file() and has_symbols(path):

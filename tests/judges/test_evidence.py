@@ -65,10 +65,15 @@ def test_a_prints_write_is_counted_once_and_counts_repeat(python, tmp_path):
     assert again == (prints_total, prints_io)  # instruction counts: bit-identical
 
 
-def test_a_stripped_interpreter_counts_instructions_but_not_io(tmp_path):
+def test_a_stripped_interpreter_counts_instructions_but_not_io(tmp_path, monkeypatch):
     total, io = _net(COMPUTE, b"100000\n", tmp_path, None)  # Debian's /usr/bin/python3
     assert total > 1e6 and io is None
     assert parse_callgrind("events: Ir\nfn=(1) 0x0000000000401000\n0 5\ntotals: 5\n").io is None
+    monkeypatch.setenv("CODEOPT_EVIDENCE_PYTHON", "/usr/bin/python3")  # stripped: no I/O share
+    assert counting_python() is None
+    monkeypatch.setenv("CODEOPT_EVIDENCE_PYTHON", str(tmp_path / "nowhere"))
+    with pytest.raises(ValueError, match="CODEOPT_EVIDENCE_PYTHON: no interpreter at"):
+        counting_python()
 
 
 def _pack_generator(slug: str) -> str:
@@ -124,3 +129,25 @@ def test_a_pair_measured_on_its_problems_generator_is_decided_by_its_evidence(
         assert evidence.ratio_growth > 1.5 and evidence.exponent_drop > 0.5
     if expected == "none":
         assert 0.9 < evidence.ratio < 1.1
+
+
+def test_callgrinds_total_agrees_with_the_engines_cachegrind_count(tmp_path):
+    """Against a reference: the evidence's instruction total (callgrind, its own parser) and
+    the timing engine's instruction mode (cachegrind's summary line) count the same run."""
+    from execution.engine import Case, execute
+
+    given = tmp_path / "in.txt"
+    given.write_bytes(b"50000\n")
+    answer = tmp_path / "ans.txt"
+    answer.write_bytes(b"%d\n" % sum(i * i % 7 for i in range(50_000)))
+    counted = count_instructions(COMPUTE, given, tmp_path / "c", None)
+    report = execute(
+        COMPUTE, "python", [Case("t", given, answer, "optimization")], mode="instructions",
+        repeats=1, workdir=tmp_path,
+    )  # fmt: skip
+    assert report.verdict == "OK"
+    reference = report.tests[0].instructions
+    assert counted is not None and reference
+    # the same run within 0.5%: the tools start the interpreter in slightly different boxes
+    # (a writable /box, another out-file argument), about 0.1M instructions apart here
+    assert abs(counted.total - reference) <= 0.005 * reference, (counted.total, reference)
