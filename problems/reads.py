@@ -155,6 +155,33 @@ def generator_rows(problem: Problem) -> list[dict]:
     ]
 
 
+def probe_curves(problem: Problem) -> list[dict]:
+    """Per generator with a measured growth check: the CPU time of each correct reference
+    against SIZE (its validation's points: the validation SIZE, the largest SIZE and every
+    growth probe past it), the target it grew toward and why it stopped."""
+    curves = []
+    for g in InputGenerator.objects.filter(problem=problem).order_by("source", "name"):
+        check = next(
+            (c for c in (g.report or {}).get("checks", []) if c.get("name") == "grows with SIZE"),
+            None,
+        )
+        data = (check or {}).get("data") or {}
+        if not data.get("curve"):
+            continue
+        curves.append(
+            {
+                "generator": g.name,
+                "source": g.source,
+                "target_s": data.get("target_s"),
+                "reach": (g.report or {}).get("reach"),
+                "untimeable": bool((g.report or {}).get("untimeable")),
+                "why": (data.get("growth") or {}).get("why", ""),
+                "points": data["curve"],
+            }
+        )
+    return curves
+
+
 def generator_funnel_rows(build: DatasetBuild | None) -> dict:
     """The build's generator funnel as a table: a row per source (proposed, valid, problems
     per stage because of it, and because of it alone), with the stage names as columns."""

@@ -54,6 +54,7 @@ def problem_detail(request, slug: str):
             "latest": latest,
             "runtimes": reads.runtime_points(problem),
             "generators": reads.generator_rows(problem),
+            "probe_curves": reads.probe_curves(problem),
         },
     )
 

@@ -16,7 +16,10 @@ Steps of `infer_layout`:
 5. match the statement's constraint lines (problems/generators/constraints.py) to positions
    in reading order, kept only when every observed value fits them;
 6. bound every count: the statement's limit, else UNSTATED_GROWTH x the largest seen (at most
-   UNSTATED_CAP), never past MAX_COUNT or MAX_TOKENS tokens for one item.
+   UNSTATED_CAP), never past MAX_COUNT or MAX_TOKENS tokens for one item;
+7. mark what no statement line bounds (counts, lengths, numbers alone on a line) as growing
+   past SIZE_MAX (`Field.grow_cap`): a build then grows them by measurement
+   (problems/generators/growth.py). A stated bound never grows.
 """
 
 from __future__ import annotations
@@ -61,6 +64,12 @@ UNSTATED_GROWTH = 10
 UNSTATED_CAP = 10**5
 """... but not past this (unless a test already holds more)."""
 RUNTIME = Path(__file__).with_name("infer_runtime.py")
+TYPE_CAPS = (2**31 - 1, 2**63 - 1)
+"""A number alone on a line with no stated bound grows within the type its tests suggest:
+32-bit when every value seen fits, else 64-bit (a value past both does not grow)."""
+WIDEN_SPREAD = 64
+"""A narrow observed range (fewer values than this) widens to this many values when every
+seed gave the same input (`widened`)."""
 
 
 def infer_layout(inputs: list[str], statement: str = "") -> Layout | Refusal:
@@ -96,7 +105,59 @@ def propose(
         "constraints": list(layout.constraints),
         "size_max": size_max,
     }
+    growing = [f for f in _fields(layout) if f.grow_cap]
+    if growing:
+        provenance["grows_past_size_max"] = [f.id for f in growing]
+        provenance["grows_until"] = grows_until(growing, size_max)
     return Proposal(name, "inferred", generator_code(layout, size_max), provenance)
+
+
+def grows_until(growing: list[Field], size_max: int) -> int:
+    """The SIZE past which no field of `growing` grows (each at its grow_cap)."""
+    return max(math.ceil(size_max * f.grow_cap / max(1, f.hi)) for f in growing)
+
+
+def _fields(layout: Layout) -> list[Field]:
+    return ([layout.tests] if layout.tests else []) + [f for i in layout.items for f in i.fields]
+
+
+def layout_from_dict(data: dict) -> Layout:
+    """A Layout from its `asdict` form (a proposal's provenance)."""
+    items = [Item(**{**i, "fields": [Field(**f) for f in i["fields"]]}) for i in data["items"]]
+    tests = Field(**data["tests"]) if data.get("tests") else None
+    return Layout(items, tests, list(data.get("constraints", [])), list(data.get("notes", [])))
+
+
+def widened(proposal: Proposal) -> tuple[Proposal, list[str]] | None:
+    """The inferred `proposal` with each narrow observed range widened (an integer or a
+    length seen over fewer than WIDEN_SPREAD values, with no stated bound, now spans that
+    many, keeping its sign), and what was widened; None when nothing can widen (not an
+    inferred proposal, or every range stated or wide already). Used when every seed gave
+    the same input (problems/generators/validate.py)."""
+    data = proposal.provenance.get("layout")
+    if proposal.source != "inferred" or not data:
+        return None
+    layout = layout_from_dict(data)
+    notes = []
+    for f in _fields(layout):
+        if f.source != "observed" or f.role == "cell" or f.kind not in ("int", "str"):
+            continue
+        if f.hi - f.lo + 1 >= WIDEN_SPREAD or f.upper:
+            continue
+        before = f"{f.lo}..{f.hi}"
+        f.hi = f.lo + WIDEN_SPREAD - 1
+        if f.grow_cap:
+            f.grow_cap = max(f.grow_cap, f.hi)
+        notes.append(f"{f.id} {before} → {f.lo}..{f.hi}")
+    if not notes:
+        return None
+    size_max = int(proposal.provenance.get("size_max", 100))
+    provenance = {**proposal.provenance, "layout": asdict(layout), "widened": notes}
+    growing = [f for f in _fields(layout) if f.grow_cap]
+    if growing:
+        provenance["grows_until"] = grows_until(growing, size_max)
+    code = generator_code(layout, size_max)
+    return Proposal(proposal.name, proposal.source, code, provenance), notes
 
 
 def generator_code(layout: Layout, size_max: int = 100) -> str:
@@ -466,8 +527,12 @@ class _Builder(SemanticChecks):
             elif f.role in ("count", "size"):
                 f.hi = max(seen_hi, min(seen_hi * UNSTATED_GROWTH, UNSTATED_CAP))
                 self.notes.append(f"{f.id}: no bound read; up to {f.hi} ({seen_hi} seen)")
+                if f.source == "observed":
+                    f.grow_cap = MAX_TOKENS if f.role == "size" else MAX_COUNT
             else:
                 f.hi = seen_hi
+                if f.role == "magnitude" and f.source == "observed" and not f.upper:
+                    f.grow_cap = next((cap for cap in TYPE_CAPS if seen_hi <= cap), 0)
             if f.role in ("count", "size") and f.hi > MAX_COUNT:
                 self.notes.append(f"{f.id}: {f.hi} capped at {MAX_COUNT}")
                 f.hi = MAX_COUNT
@@ -486,6 +551,8 @@ class _Builder(SemanticChecks):
                         )
             # every block prints a line per item at least: T of them stay within MAX_TOKENS
             self.tests_field.hi = min(self.tests_field.hi, MAX_TOKENS // len(self.items))
+            if self.tests_field.grow_cap:
+                self.tests_field.grow_cap = MAX_TOKENS // len(self.items)
 
     def _derived_ranges(self) -> None:
         """Ranges that follow from another field: a permutation's values from its count, a
@@ -510,6 +577,7 @@ class _Builder(SemanticChecks):
         if item.kind == "line" or not item.count:
             return
         count = self.field(item.count)
+        self._cap_growth(item, count)
         if item.width:
             width = self.field(item.width)
             if count.hi * width.hi > MAX_TOKENS:
@@ -530,6 +598,25 @@ class _Builder(SemanticChecks):
             if count.hi > room:
                 count.hi = max(count.lo, room)
                 self.notes.append(f"{count.id}: at most {room}, the distinct values possible")
+
+    def _cap_growth(self, item: Item, count: Field) -> None:
+        """A growing count stays within MAX_TOKENS tokens for its item (a grid's or a
+        table's rows and width each within its square root), within the distinct values
+        its shape can take, and at least its `hi`."""
+        width = self.field(item.width) if item.width else None
+        growing = [f for f in (count, width) if f is not None and f.grow_cap]
+        if width is not None:
+            for f in growing:
+                f.grow_cap = max(f.hi, min(f.grow_cap, math.isqrt(MAX_TOKENS)))
+            return
+        per_row = len(item.fields) if item.kind == "rows" and not item.inline else 1
+        if item.inline:
+            per_row = 1 + max(1, item.fields[0].hi)
+        if count.grow_cap:
+            count.grow_cap = max(count.hi, min(count.grow_cap, MAX_TOKENS // per_row))
+        if count.grow_cap and item.shape in ("distinct", "increasing"):
+            f = item.fields[0]
+            count.grow_cap = max(count.hi, min(count.grow_cap, f.hi - f.lo + 1 - item.offset))
 
 
 def _int_side(bound, direction: int, f: Field):

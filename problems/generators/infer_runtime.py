@@ -10,7 +10,10 @@ How SIZE is used (fraction = SIZE / SIZE_MAX, SIZE clamped to 1..SIZE_MAX):
 - a number alone on a line (not a count) grows geometrically, lo + span^(fraction x u) with u
   in [0.85, 1]: n <= 10^18 is a few tens at SIZE 10 and 10^15..10^18 at SIZE_MAX;
 - values in lists, rows and grids use their whole range at every SIZE (one input in four
-  narrows a field's range, so repeats and ties occur).
+  narrows a field's range, so repeats and ties occur);
+- past SIZE_MAX (growth = SIZE / SIZE_MAX > 1) a field with a `grow_cap` (no stated bound)
+  keeps growing: its upper end is growth x `hi`, up to `grow_cap`; every other field stays
+  as at SIZE_MAX. A count's sum over the tests grows the same way.
 """
 
 from __future__ import annotations
@@ -24,16 +27,24 @@ MIN_SPREAD = 64  # a number alone on a line is drawn among at least this many va
 
 
 class Writer:
-    def __init__(self, rng: random.Random, fraction: float):
+    def __init__(self, rng: random.Random, fraction: float, growth: float = 1.0):
         self.rng = rng
         self.fraction = fraction
+        self.growth = growth
         self.budgets: dict[str, int] = {}
         self.narrowed: dict[str, tuple] = {}
 
     # -- bounds ---------------------------------------------------------------------------
 
+    def grown(self, field: dict, value):
+        """`value` (a field's `hi` or budget) past SIZE_MAX: growth x value up to grow_cap."""
+        cap = field.get("grow_cap", 0)
+        if self.growth <= 1 or not cap or field["kind"] != "int":
+            return value
+        return max(value, min(cap, round(value * self.growth)))
+
     def bounds(self, field: dict, scope: dict):
-        lo, hi = field["lo"], field["hi"]
+        lo, hi = field["lo"], self.grown(field, field["hi"])
         for ref, offset in field["lower"]:
             if ref in scope:
                 lo = max(lo, scope[ref] + offset)
@@ -76,6 +87,8 @@ class Writer:
     def _grow(self, span):
         if span <= 0:
             return 0
+        if isinstance(span, int) and span < MIN_SPREAD:
+            return self.rng.randint(0, span)  # a few values only: all of them, at every SIZE
         grown = span ** (self.fraction * self.rng.uniform(0.85, 1.0))
         if isinstance(span, int):
             grown = round(grown)
@@ -256,7 +269,8 @@ class Writer:
 
 def main(layout: dict, size_max: int, argv: list[str]) -> None:
     seed, size = int(argv[1]), int(argv[2])
-    writer = Writer(random.Random(seed), max(1, min(size_max, size)) / size_max)
+    growth = max(1.0, size / size_max)
+    writer = Writer(random.Random(seed), max(1, min(size_max, size)) / size_max, growth)
     out: list[str] = []
     tests = layout["tests"]
     if tests is None:
@@ -271,7 +285,7 @@ def main(layout: dict, size_max: int, argv: list[str]) -> None:
         ]
         for f in sized:  # a sum over the tests grows like one count
             share = writer.fraction**COUNT_CURVE
-            writer.budgets[f["id"]] = max(f["lo"], round(f["budget"] * share))
+            writer.budgets[f["id"]] = max(f["lo"], round(writer.grown(f, f["budget"]) * share))
         count = writer.size(tests, {})
         for f in sized:  # every test needs at least the smallest value of each count
             count = min(count, max(1, writer.budgets[f["id"]] // max(1, f["lo"])))

@@ -30,6 +30,10 @@ class Field:
     lower: list = field(default_factory=list)  # [[field id, offset]]: value >= that + offset
     upper: list = field(default_factory=list)  # [[field id, offset]]: value <= that + offset
     budget: int = 0  # in a multi-test block: this count's sum over the tests is at most this
+    grow_cap: int = 0
+    """No stated bound: past SIZE_MAX this integer keeps growing in proportion to SIZE, up to
+    this (0: it stops at `hi`). Growth by measurement (problems/generators/growth.py) finds
+    how far a problem needs it."""
 
 
 @dataclass

@@ -28,7 +28,7 @@ from problems.generators import Proposal
 
 logger = logging.getLogger(__name__)
 
-PROMPT_VERSION = "generator-v1"  # with each proposal: bump on a change of SYSTEM, AIMS, the ask
+PROMPT_VERSION = "generator-v2"  # with each proposal: bump on a change of SYSTEM, AIMS, the ask
 SIZE_MAX = 100  # the SIZE at which an input reaches the statement's limits (PipelineConfig)
 STATEMENT_CHARS = 30_000  # statements are a few thousand characters; a longer one is cut
 SAMPLES_SHOWN = 3  # sample inputs shown: enough to show the format, few enough to stay short
@@ -163,12 +163,16 @@ def build_messages(
         f"{sample_text}"
         f"Write a Python 3 program, run as `python3 gen.py SEED SIZE`, that prints exactly one "
         "input for this problem to standard output:\n"
-        "- SEED is a non-negative integer (up to 2**48), SIZE an integer from 1 to "
-        f"{SIZE_MAX} (clamp values outside); read both from sys.argv.\n"
+        "- SEED is a non-negative integer (up to 2**48), SIZE a positive integer; read both "
+        "from sys.argv.\n"
         "- The input must be valid: exactly the format of the statement, every constraint "
         "met (ranges, distinctness, connectivity, guarantees the statement promises).\n"
         "- Its size grows with SIZE: small at 1, and at "
         f"{SIZE_MAX} as large as the constraints allow, where a slow solution needs seconds.\n"
+        f"- SIZE may go past {SIZE_MAX}. A count or value whose limit the statement states "
+        "stays within it (clamp it there). One whose limit the statement does not state "
+        f"keeps growing in proportion: at SIZE {10 * SIZE_MAX} it is ten times its size at "
+        f"{SIZE_MAX}.\n"
         "- Deterministic: the same SEED and SIZE always print the same bytes. Draw every "
         "random choice from random.Random(SEED); never use the time, os.urandom, id(), the "
         "hash of a string or the order of a set of strings.\n"
@@ -304,6 +308,7 @@ def propose_generators(
                 "model": settings.model,
                 "prompt_version": PROMPT_VERSION,
                 "prompt_sha256": prompt_sha256(messages),
+                "grows_past_size_max": True,  # the prompt asks unstated limits to keep growing
                 "aim": aim_of(index)[0],
                 "reply": exchange.replies[-1] if exchange.replies else "",
                 "attempts": exchange.attempts,

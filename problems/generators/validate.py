@@ -7,7 +7,8 @@ The checks, in order; a generator is valid when every one passes:
    generator_cpu_s (a crash, a loop or a fork bomb, stopped by the sandbox, fails here and
    ends the validation);
 2. deterministic: the same SEED twice gives the same bytes, and the seeds do not all give
-   one input;
+   one input (when they do, an inferred generator's narrow observed ranges widen first, and
+   its checks run again: problems/generators/infer.widened);
 3. size cap: no input over max_input_bytes (its input at size_max is its largest);
 4. consensus: on at least validation_min_inputs of its validation_seeds inputs at
    validation_size, every correct reference finishes with one answer (equal as the
@@ -17,15 +18,19 @@ The checks, in order; a generator is valid when every one passes:
    answers; which ones the inputs catch is recorded (catching none is fine). An input that
    is one of the problem's own tests (the same tokens) must get that test's answer: a
    consensus that contradicts the problem's own tests rejects the generator;
-6. grows with SIZE: at size_max (stage 3's first probe, which stage 3 then reuses) the
-   slowest correct reference needs min_size_growth times its median time at
+6. grows with SIZE: at its reach (size_max, or past it where the statement states no
+   bound: growth by measurement, problems/generators/growth.py; stage 3 reuses the probes)
+   the slowest correct reference needs min_size_growth times its median time at
    validation_size and min_growth_s more; a run stopped at the probe's cap counts as the
    cap and as grown enough (only its min_growth_s is checked). Run last, and only when
-   every other check passed (it is the costly one).
+   every other check passed (it is the costly one). When it fails on an input that did
+   grow, and growth could go no further, the generator is `untimeable`: no input it can
+   make slows any reference, a property of the problem rather than of the generator.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import statistics
@@ -35,6 +40,8 @@ from pathlib import Path
 from execution.checker import check_output
 from execution.engine import Case, Program
 from problems.generators import Proposal
+from problems.generators.growth import FAST_STOPS, Growth, grow
+from problems.generators.infer import widened
 from problems.pipeline.model import PipelineConfig, SourceProblem
 from problems.pipeline.runs import Generated, ProblemRuns, derive_seed, probe_seed
 
@@ -62,9 +69,15 @@ class Report:
     checks: list[Check]
     sample_input: str = ""  # its first input at validation_size, truncated
     executions: int = 0
+    reach: int = 0  # the largest SIZE stage 3 searches (size_max, or past it when grown)
+    limit: int = 0  # the largest SIZE stage 3 may grow to for the fastest reference's work
+    untimeable: bool = False  # valid but for this: no input it makes slows any reference
+    proposal: Proposal | None = None  # what was validated (widened, when it was): not in as_dict
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(dataclasses.replace(self, proposal=None))
+        data.pop("proposal")
+        return data
 
 
 def validate(
@@ -83,11 +96,13 @@ def validate(
     runs = runs or ProblemRuns(problem, config, workdir)
     before = runs.executions
     checks = {name: Check(name, None, NOT_RUN) for name in CHECKS}
-    sample = ""
+    sample, validation = "", None
     if not proposal.code.strip():
         checks["runs"] = Check("runs", False, proposal.error or "the source gave no program")
     else:
-        sample = _Validation(proposal, problem, config, runs, correct_refs, wrong_refs).run(checks)
+        validation = _Validation(proposal, problem, config, runs, correct_refs, wrong_refs)
+        sample = validation.run(checks)
+        proposal = validation.proposal
     failed = [c for c in checks.values() if c.passed is False]
     return Report(
         name=proposal.name,
@@ -97,6 +112,10 @@ def validate(
         checks=list(checks.values()),
         sample_input=sample,
         executions=runs.executions - before,
+        reach=validation.reach if validation else 0,
+        limit=validation.limit if validation else 0,
+        untimeable=bool(validation and validation.untimeable and len(failed) == 1),
+        proposal=proposal,
     )
 
 
@@ -118,12 +137,39 @@ class _Validation:
     """The checks of one proposal (see the module's docstring), filling `checks`."""
 
     def __init__(self, proposal, problem, config, runs, correct, wrong):
+        self.proposal = proposal
         self.name, self.code = proposal.name, proposal.code
         self.problem, self.config, self.runs = problem, config, runs
         self.correct, self.wrong = correct, wrong
+        self.reach = self.limit = 0
+        self.untimeable = False
 
     def run(self, checks: dict[str, Check]) -> str:
-        """Fill `checks`; return the sample input ('' when the generator never printed)."""
+        """Fill `checks`; return the sample input ('' when the generator never printed).
+        When every seed gave one input, an inferred generator's narrow ranges widen and its
+        checks run once more (the validated proposal is then the widened one)."""
+        sample = self._checks(checks)
+        same = checks["deterministic"].data.get("distinct_inputs") == 1
+        again = (
+            widened(self.proposal)
+            if same and checks["deterministic"].data.get("same_seed_same_bytes")
+            else None
+        )
+        if again is None:
+            return sample
+        self.proposal, notes = again
+        self.code = self.proposal.code
+        first = checks["deterministic"].detail
+        for name in CHECKS:
+            checks[name] = Check(name, None, NOT_RUN)
+        sample = self._checks(checks)
+        check = checks["deterministic"]
+        if check.passed is not None:
+            check.detail += f" (after widening {', '.join(notes)}: at first {first})"
+            check.data["widened"] = notes
+        return sample
+
+    def _checks(self, checks: dict[str, Check]) -> str:
         config = self.config
         seeds = [
             derive_seed(self.problem.slug, self.name, "validation", index)
@@ -154,7 +200,8 @@ class _Validation:
         kept, small_costs = self._consensus(checks, small)
         checks["wrong references"] = self._wrong_references(kept)
         if all(c.passed for c in checks.values() if c.name != "grows with SIZE"):
-            checks["grows with SIZE"] = self._growth(small_costs)
+            small_bytes = statistics.median(made.size_bytes for _, made in small)
+            checks["grows with SIZE"] = self._growth(small_costs, small_bytes, largest)
         return _sample_text(small[0][1].case.input_path)
 
     def _generation_failed(self, checks, made: Generated, seed: int, size: int) -> None:
@@ -258,9 +305,51 @@ class _Validation:
                 contradicted.append(test.name)
         return contradicted
 
-    def _growth(self, small_costs: dict[str, list[float]]) -> Check:
+    def _growth(
+        self, small_costs: dict[str, list[float]], small_bytes: float, largest: Generated
+    ) -> Check:
         config = self.config
         probe = self.runs.probe(self.name, self.code, self.correct, config.size_max)
+        if probe is None:
+            return Check("grows with SIZE", False, f"SIZE {config.size_max}: no input")
+        growth = grow(self.runs, self.proposal, self.code, self.correct, probe, largest.size_bytes)
+        self.reach, self.limit = growth.reach, growth.limit
+        if growth.reach != config.size_max:
+            probe = self.runs.probe(self.name, self.code, self.correct, growth.reach)
+        reach_bytes = next(p["bytes"] for p in growth.curve if p["size"] == growth.reach)
+        check = self._grew(probe, small_costs, growth)
+        start = {
+            "size": config.validation_size,
+            "bytes": small_bytes,
+            "costs": {n: statistics.median(c) if c else None for n, c in small_costs.items()},
+            "verdicts": {},
+            "purpose": "validation",
+        }
+        check.data.update(
+            curve=[start, *growth.curve],
+            growth={"stop": growth.stop, "why": growth.why, "probes": growth.probes},
+            target_s=growth.target_s,
+        )
+        grew = reach_bytes >= 2 * small_bytes
+        if growth.probes or growth.stop == "flat" or (not check.passed and grew):
+            check.detail += f"; growth: {growth.why}"
+        if not check.passed and growth.stop in FAST_STOPS and grew:
+            self.untimeable = True
+            check.detail += (
+                "; not time-discriminative: no input slows any reference (its input grew "
+                f"from {small_bytes:,.0f} to {reach_bytes:,} bytes)"
+            )
+        elif not check.passed and not grew:
+            check.detail += (
+                f"; its input does not grow either ({small_bytes:,.0f} bytes at SIZE "
+                f"{config.validation_size}, {reach_bytes:,} at SIZE {growth.reach})"
+            )
+        return check
+
+    def _grew(self, probe, small_costs: dict[str, list[float]], growth: Growth) -> Check:
+        """Whether the slowest correct reference's time at the reach grew enough."""
+        config = self.config
+        size = growth.reach
         large: dict[str, tuple[float, bool]] = {}  # reference -> (CPU s, stopped at the cap)
         for program in self.correct:
             result, _ = probe.outputs[program.name][probe.case.name]
@@ -270,7 +359,7 @@ class _Validation:
                 large[program.name] = (probe.cap_s, True)
         measured = {n: statistics.median(c) for n, c in small_costs.items() if c and n in large}
         if not measured:
-            detail = f"no correct reference finished or timed out at SIZE {config.size_max}"
+            detail = f"no correct reference finished or timed out at SIZE {size}"
             return Check("grows with SIZE", False, detail)
         slowest = max(measured, key=lambda n: (large[n][0], measured[n]))
         small_s, (large_s, stopped) = measured[slowest], large[slowest]
@@ -278,7 +367,7 @@ class _Validation:
         data = {
             "reference": slowest,
             "small_size": config.validation_size,
-            "large_size": config.size_max,
+            "large_size": size,
             "small_s": small_s,
             "large_s": large_s,
             "stopped_at_cap": stopped,
@@ -287,7 +376,7 @@ class _Validation:
         at_least = "at least " if stopped else ""
         detail = (
             f"{slowest}: {small_s:.3f} s at SIZE {config.validation_size}, {at_least}"
-            f"{large_s:.3f} s at SIZE {config.size_max} ({at_least}{ratio:.1f}x)"
+            f"{large_s:.3f} s at SIZE {size} ({at_least}{ratio:.1f}x)"
         )
         # stopped at the probe's cap: its time is only bounded below, so the ratio cannot be
         # told; being stopped at SIZE max where it finished at validation_size shows growth

@@ -11,6 +11,7 @@ from foundation.typed import bounded, load_config, within_bounds
 from problems.generators import SOURCES, Proposal
 from problems.importers.kattis import MAX_TEST_BYTES, ImportedTest
 
+UNTIMEABLE = "untimeable"  # the funnel's line of problems no input slows (BuildResult.funnel)
 STAGES = (
     "candidates",
     "references verified",
@@ -82,6 +83,13 @@ class PipelineConfig:
     min_growth_s: float = bounded(0.01, 0, 60)
     """... and this many CPU seconds more, so that two runs of a few milliseconds (a C++
     reference's start-up) whose ratio is noise are not read as growth."""
+    growth_probes: int = bounded(6, 0, 30)
+    """Generator validation: where the statement states no bound, SIZE grows past size_max
+    (each step growth_factor times the last) for at most this many probes, until the
+    slowest correct reference needs slow_target_s (problems/generators/growth.py). 0: no
+    growth, the generators stop at size_max."""
+    growth_factor: float = bounded(4.0, 1, 100)
+    """... each growth probe's SIZE is this many times the last one's."""
     max_input_bytes: int = bounded(MAX_TEST_BYTES, 1024, MAX_TEST_BYTES)
     """The size cap of a generated input (at every SIZE up to size_max): the cap an
     imported test must meet (problems/importers/kattis.MAX_TEST_BYTES) unless lowered."""
@@ -95,7 +103,8 @@ class PipelineConfig:
     huge). Empty: all languages together."""
     min_ratio: float = bounded(2.0, 1, 1000)
     """Stage 4: keep a problem when slowest / fastest correct reference (median over its
-    optimization tests) reaches this."""
+    optimization tests) reaches this. A correct reference stopped at the stage 4 cap counts
+    as the cap there (its cost is at least that: the ratio is a lower bound)."""
     min_rank_stability: float = bounded(0.8, 0, 1)
     """Stage 4: ... and the mean Spearman correlation of each repeat's order of the
     references with their median order reaches this."""
@@ -118,6 +127,8 @@ class PipelineConfig:
             raise ValueError("size_min: must be at most size_max")
         if self.validation_size >= self.size_max:
             raise ValueError("validation_size: must be under size_max (growth compares them)")
+        if self.growth_factor <= 1:
+            raise ValueError("growth_factor: must be over 1 (each probe's SIZE grows by it)")
         if self.validation_min_inputs > self.validation_seeds:
             raise ValueError("validation_min_inputs: must be at most validation_seeds")
 
@@ -259,6 +270,7 @@ class ProblemOutcome:
     executions: int = 0
     generators: list[ValidatedGenerator] = field(default_factory=list)
     generator_sources: list[str] = field(default_factory=list)  # the sources that proposed
+    untimeable: bool = False  # stopped at stage 3: no input its generators make slows any reference
 
     def sources_of(self, kind: str) -> set[str]:
         """The sources whose generators made this problem's new tests of `kind`."""
@@ -273,12 +285,14 @@ class BuildResult:
     wall_seconds: float
 
     def funnel(self) -> list[tuple[str, int]]:
-        """[(stage, problems that passed it)], then the split of the kept ones."""
+        """[(stage, problems that passed it)], then the problems refused as untimeable (at
+        stage 3: no input slows any reference) and the split of the kept ones."""
         counts = [
             (name, sum(1 for o in self.outcomes if o.stage_reached >= index))
             for index, name in enumerate(STAGES)
         ]
         kept = [o for o in self.outcomes if o.kept]
+        counts.append((UNTIMEABLE, sum(1 for o in self.outcomes if o.untimeable)))
         counts.append(("train", sum(1 for o in kept if o.split == "train")))
         counts.append(("test", sum(1 for o in kept if o.split == "test")))
         return counts

@@ -9,6 +9,7 @@ search starts, and stage 3 then reads that probe instead of running it again.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import tempfile
@@ -211,8 +212,9 @@ class ProblemRuns:
         cap_s: float | None = None,
     ) -> Probe | None:
         """Generate stage 3's input `index` at `size` and run every program of `programs`
-        once on it, stopped at 1.5 x T_slow or `cap_s`; None when the generator failed
-        (`generate` with the same seed says why). Kept for the build."""
+        once on it, stopped at 1.5 x T_slow or `cap_s`, within the problem's memory limit;
+        None when the generator failed (`generate` with the same seed says why). Kept for
+        the build."""
         cap = cap_s or 1.5 * self.config.slow_target_s
         key = (name, code, size, index, cap, tuple(p.name for p in programs))
         if key in self._probes:
@@ -221,7 +223,8 @@ class ProblemRuns:
         case = self.generate(name, code, seed, size).case
         if case is None:
             return None
-        outputs = self.outputs(programs, [case], limits_for(cap))
+        limits = dataclasses.replace(limits_for(cap), memory_mb=self.problem.memory_mb)
+        outputs = self.outputs(programs, [case], limits)
         costs = {}
         for program in programs:
             result, path = outputs[program.name][case.name]

@@ -73,6 +73,8 @@ class ProblemBuilder:
         self.not_runnable = len(problem.solutions) - len(runnable)
         self.wrong_caught: set[str] = set()
         self.generators: dict[str, str] = {}  # the valid ones: name -> code (stages 2-3)
+        self.reach: dict[str, int] = {}  # the valid ones: name -> largest SIZE searched
+        self.limit: dict[str, int] = {}  # ... and the largest grown to for the fastest's work
         self.failed_generators: dict[str, str] = {}
         self.test_paths: dict[str, tuple[Path, Path]] = {}  # new test -> (input, answer)
 
@@ -167,7 +169,7 @@ class ProblemBuilder:
         proposals = proposals_for(self.problem, self.proposers)
         self.outcome.generator_sources = ["hand", *(p.source for p in self.proposers)]
         for proposal in proposals:
-            report = validate(
+            validated = validate(
                 proposal,
                 self.problem,
                 self.config,
@@ -175,10 +177,13 @@ class ProblemBuilder:
                 self.correct,
                 self.wrong,
                 runs=self.runs,
-            ).as_dict()
+            )
+            proposal, report = validated.proposal or proposal, validated.as_dict()
             self.outcome.generators.append(ValidatedGenerator(proposal, report))
             if report["valid"]:
                 self.generators[proposal.name] = proposal.code
+                self.reach[proposal.name] = max(report["reach"], self.config.size_max)
+                self.limit[proposal.name] = max(report["limit"], self.reach[proposal.name])
         self.outcome.report["generators"] = {
             g.proposal.name: {
                 "source": g.proposal.source,
@@ -192,6 +197,13 @@ class ProblemBuilder:
         """Why there is no generator to grow tests from ('' when there is one)."""
         if self.generators:
             return ""
+        untimeable = [g for g in self.outcome.generators if g.report.get("untimeable")]
+        if untimeable:
+            check = next(c for c in untimeable[0].report["checks"] if c["passed"] is False)
+            return (
+                "not time-discriminative: no input slows any reference "
+                f"({untimeable[0].proposal.name}: {check['detail']})"
+            )
         if self.outcome.generators:
             return f"no valid input generator ({len(self.outcome.generators)} proposed)"
         return "no input generator"
@@ -315,7 +327,7 @@ class ProblemBuilder:
                 return True
             return False
 
-        low, high = self.config.size_min, self.config.size_max
+        low, high = self.config.size_min, self.reach.get(generator, self.config.size_max)
         if attempt(high):
             return found
         high -= 1
@@ -348,6 +360,7 @@ class ProblemBuilder:
         config = self.config
         startup = self.runs.startup_s()
         cap = config.runtime_cap_factor * config.slow_target_s
+        largest = self.limit.get(generator, config.size_max)
         while True:
             work = self._ranked_fastest(probe.costs) - startup
             if work >= config.min_fast_work_s:
@@ -356,9 +369,9 @@ class ProblemBuilder:
                 f"the fastest reference does {work:.3f} s of work beyond {startup:.3f} s of "
                 f"start-up at SIZE {size}"
             )
-            if size >= config.size_max:
+            if size >= largest:
                 return size, probe, f"{short}, the generator's largest"
-            bigger = min(config.size_max, size * 2)
+            bigger = min(largest, size * 2)
             grown = self._probe(generator, code, bigger, cap_s=cap)
             if grown is None:
                 return size, probe, f"{short}; SIZE {bigger} failed to generate"
@@ -388,6 +401,9 @@ class ProblemBuilder:
         T_slow; keep the test when the fastest stays well under it."""
         report = self.outcome.report["optimization"] = {"generators": {}}
         if self._no_generator():
+            self.outcome.untimeable = self._no_generator().startswith("not time-discriminative")
+            if self.outcome.untimeable:
+                return self._no_generator()
             return f"{self._no_generator()}: optimization tests cannot be grown"
         target, fast_limit = self.config.slow_target_s, self.config.fast_fraction
         for generator, code in sorted(self.generators.items()):
@@ -395,6 +411,8 @@ class ProblemBuilder:
                 continue
             probes: list[dict] = []
             entry = report["generators"][generator] = {"probes": probes, "tests": []}
+            if self.reach.get(generator, self.config.size_max) > self.config.size_max:
+                entry["reach"] = self.reach[generator]
             found = self._search_size(generator, code, probes)
             if found is None:
                 entry["note"] = self.failed_generators.get(
@@ -406,8 +424,18 @@ class ProblemBuilder:
             entry["startup_s"] = self.runs.startup_s()
             if note:
                 entry["fast_work_note"] = note
-            for index in range(self.config.optimization_tests_per_generator):
-                probe = first if index == 0 else self._probe(generator, code, size, index)
+            chosen = [
+                (size, index, None if index else first)
+                for index in range(self.config.optimization_tests_per_generator)
+            ]
+            if size != found[0] and any(math.isinf(c) for c in first.costs.values()):
+                # grown for the fastest's work, a correct reference stops at the cap there:
+                # the test at T_slow's SIZE is kept too, where every one finishes and the
+                # gap is measured, not bounded
+                chosen.append((found[0], 0, found[1]))
+                entry["also_at_target_size"] = found[0]
+            for size, index, probe in chosen:
+                probe = probe or self._probe(generator, code, size, index)
                 if probe is None:
                     break
                 seed, case, outputs, costs = probe.seed, probe.case, probe.outputs, probe.costs
@@ -463,20 +491,29 @@ class ProblemBuilder:
         ratios, stabilities, noise = [], [], []
         language = config.ranking_language
         correct = {p.name for p in self.correct if not language or p.language == language}
+        cap = config.runtime_cap_factor * config.slow_target_s
+        capped: set[str] = set()
         for case in cases:
-            samples = {
-                r.solution: r.samples
-                for r in self.outcome.runtimes
-                if r.test == case.name
-                and r.solution in correct
-                and r.verdict == "OK"
-                and len(r.samples) >= config.repeats
-            }
-            if len(samples) < 2:
+            samples, stopped = {}, set()
+            for r in self.outcome.runtimes:
+                if r.test != case.name or r.solution not in correct:
+                    continue
+                if r.verdict == "OK" and len(r.samples) >= config.repeats:
+                    samples[r.solution] = r.samples
+                elif r.verdict == "TIME_LIMIT":
+                    # stopped at the cap: its cost is at least the cap (a lower bound)
+                    samples[r.solution] = [cap] * config.repeats
+                    stopped.add(r.solution)
+            if len(samples) < 2 or len(samples) == len(stopped):
                 continue
+            capped |= stopped
             medians = {name: statistics.median(s) for name, s in samples.items()}
             ratios.append(max(medians.values()) / max(min(medians.values()), MIN_COST_S))
-            noise += [(max(s) - min(s)) / max(medians[n], MIN_COST_S) for n, s in samples.items()]
+            noise += [
+                (max(s) - min(s)) / max(medians[n], MIN_COST_S)
+                for n, s in samples.items()
+                if n not in stopped
+            ]
             order = [medians[name] for name in samples]
             for repeat in range(config.repeats):
                 rho = spearmanr([s[repeat] for s in samples.values()], order).statistic
@@ -486,7 +523,13 @@ class ProblemBuilder:
             "references": sorted(correct),
             "ratios": ratios,
             "relative_noise": statistics.median(noise) if noise else None,
+            "stopped_at_cap": sorted(capped),
         }
+        if capped:
+            report["note"] = (
+                f"{', '.join(sorted(capped))} stopped at the {cap:g} s cap on some test: "
+                "counted at the cap, so the ratio is a lower bound"
+            )
         if not ratios:
             among = f"{language} " if language else ""
             return f"fewer than 2 correct {among}references finished the optimization tests"

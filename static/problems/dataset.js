@@ -4,10 +4,18 @@
   const { esc, statusCell, progressCell, fillTable, when } = codeopt;
   const fmt = (v, d = 1) => codeopt.fmt(v, d);
   const funnel = JSON.parse(document.getElementById("funnel-data").textContent);
-  const stages = funnel.filter(([name]) => name !== "train" && name !== "test");
+  const aside = ["train", "test", "untimeable"];
+  const stages = funnel.filter(([name]) => !aside.includes(name));
   const split = funnel.filter(([name]) => name === "train" || name === "test");
+  const untimeable = funnel.find(([name]) => name === "untimeable");
   const traces = [{ type: "funnel", name: "problems", y: stages.map(([n]) => n), x: stages.map(([, c]) => c),
     textinfo: "value+percent initial", marker: { color: "#1f77b4" } }];
+  if (untimeable) {
+    // refused at stage 3 with a reason of their own: no input slows any reference
+    traces.push({ type: "funnel", name: "untimeable", y: ["untimeable (no input slows any reference)"],
+      x: [untimeable[1]], textinfo: "value", marker: { color: "#7f7f7f" },
+      hovertemplate: "%{x} problem(s): no input their generators make slows any correct reference<extra></extra>" });
+  }
   for (const [name, count] of split) {
     traces.push({ type: "funnel", name: `${name} split`, y: ["split (train / test)"], x: [count],
       textinfo: `value+text`, text: [name], marker: { color: name === "train" ? "#2ca02c" : "#9467bd" } });

@@ -37,4 +37,45 @@
     legend: { orientation: "h", y: 1.08 },
     annotations: codeopt.emptyNote(!points.length, "no stored reference runtimes: run a dataset build"),
   }, codeopt.plotConfig);
+
+  // The probe curve: CPU time of each correct reference against SIZE, per generator.
+  const curves = JSON.parse(document.getElementById("probe-data").textContent);
+  const dashes = ["solid", "dot", "dash", "dashdot", "longdash"];
+  const probeTraces = [];
+  let target = null;
+  curves.forEach((curve, g) => {
+    target = target ?? curve.target_s;
+    const names = [...new Set(curve.points.flatMap((p) => Object.keys(p.costs)))].sort();
+    for (const name of names) {
+      const points = curve.points.filter((p) => p.costs[name] !== null && p.costs[name] !== undefined);
+      probeTraces.push({
+        type: "scatter", mode: "lines+markers", name: `${name} · ${curve.generator}`,
+        x: points.map((p) => p.size), y: points.map((p) => 1000 * p.costs[name]),
+        text: points.map((p) => `${esc(name)} on ${esc(curve.generator)}: SIZE ${p.size}, ${p.bytes} bytes (${esc(p.purpose)})`),
+        line: { dash: dashes[g % dashes.length] },
+        hovertemplate: "%{text}<br>%{y:.1f} ms<extra></extra>",
+      });
+      const stopped = curve.points.filter((p) => p.costs[name] === null);
+      if (stopped.length) {
+        probeTraces.push({
+          type: "scatter", mode: "markers", name: `${name} · ${curve.generator}: did not finish`,
+          x: stopped.map((p) => p.size), y: stopped.map(() => 1500 * curve.target_s),
+          marker: { symbol: "triangle-up", color: "#7f7f7f", size: 9 },
+          hovertemplate: `${esc(name)}: stopped at the probe's cap at SIZE %{x}<extra></extra>`,
+        });
+      }
+    }
+  });
+  const empty = !probeTraces.length;
+  const shapes = target && !empty ? [{ type: "line", xref: "paper", x0: 0, x1: 1, y0: 1000 * target,
+    y1: 1000 * target, line: { dash: "dash", color: "#d62728", width: 1 } }] : [];
+  const notes = target && !empty ? [{ xref: "paper", x: 1, xanchor: "right", y: Math.log10(1000 * target),
+    yanchor: "bottom", text: `T_slow ${target} s`, showarrow: false, font: { color: "#d62728", size: 11 } }] : [];
+  Plotly.newPlot("chart-probes", probeTraces, {
+    height: 380, margin: { l: 70, r: 10, t: 20, b: 60 }, shapes,
+    xaxis: codeopt.axis("SIZE (generator argument, log scale)", empty, { type: "log" }),
+    yaxis: codeopt.axis("CPU time of one run (ms, log scale)", empty, { type: "log" }),
+    legend: { orientation: "h", y: -0.25 },
+    annotations: notes.concat(codeopt.emptyNote(empty, "no generator measured yet: run a dataset build")),
+  }, codeopt.plotConfig);
 })();

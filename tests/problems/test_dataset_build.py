@@ -44,6 +44,7 @@ def test_a_build_stores_tests_runtimes_outcomes_and_its_funnel(tmp_path):
         ["consensus correctness tests", 1],
         ["optimization tests", 1],
         ["time-discriminative", 1],
+        ["untimeable", 0],
         ["train", int(split_of("sum", FAST_CONFIG) == "train")],
         ["test", int(split_of("sum", FAST_CONFIG) == "test")],
     ]

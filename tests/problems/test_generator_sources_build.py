@@ -155,7 +155,7 @@ def test_a_build_asks_the_configured_model_and_keeps_only_what_validates(tmp_pat
     assert "no code" in reasons["llm-4"] or "does not compile" in reasons["llm-4"]
     assert "timed out" in reasons["llm-5"].lower() or "timeout" in reasons["llm-5"].lower()
     assert rows["llm-1"].provenance["model"] == "loopback-coder"
-    assert rows["llm-1"].provenance["prompt_version"] == "generator-v1"
+    assert rows["llm-1"].provenance["prompt_version"] == "generator-v2"
     assert RANDOM_GEN.strip() in rows["llm-1"].provenance["reply"]
     # blind to the solutions: no reference's code in any prompt
     prompts = " ".join(m["content"] for r in chat.requests for m in r["messages"])

@@ -161,7 +161,11 @@ def test_a_generator_whose_time_does_not_grow_with_size_is_rejected(tiny, tmp_pa
     assert [name for name, passed in outcomes(checks).items() if not passed] == ["grows with SIZE"]
     growth = checks["grows with SIZE"].data
     assert growth["ratio"] < CONFIG.min_size_growth
-    assert checks["grows with SIZE"].detail.endswith("its time does not grow with SIZE")
+    detail = checks["grows with SIZE"].detail
+    assert "needs 2x and 0.01 s more: its time does not grow with SIZE" in detail
+    # its input keeps one size: a generator that ignores SIZE, not a problem no input slows
+    assert detail.endswith("at SIZE 50)") and "its input does not grow either" in detail
+    assert not report.untimeable and "not time-discriminative" not in detail
 
 
 def test_a_generator_over_the_size_cap_is_rejected(tiny, tmp_path):

@@ -231,13 +231,15 @@ def test_the_funnel_counts_each_stage_and_the_split():
         ProblemOutcome("c", stage_reached=3),
         ProblemOutcome("d", stage_reached=1),
         ProblemOutcome("e", stage_reached=0),
+        ProblemOutcome("f", stage_reached=2, untimeable=True),
     ]
     assert BuildResult(outcomes, 0, 0.0).funnel() == [
-        ("candidates", 5),
-        ("references verified", 4),
-        ("consensus correctness tests", 3),
+        ("candidates", 6),
+        ("references verified", 5),
+        ("consensus correctness tests", 4),
         ("optimization tests", 3),
         ("time-discriminative", 2),
+        ("untimeable", 1),  # refused at stage 3 with its own reason, counted on its own line
         ("train", 1),
         ("test", 1),
     ]
