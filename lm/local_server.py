@@ -7,6 +7,11 @@ server pins FastAPI and pydantic versions of its own. Its `response_format` take
 inside a json_object request, which it turns into a grammar: the model can only write the
 verdict's shape (JUDGE_LLM_RESPONSE_FORMAT=json_object_schema).
 
+llama.cpp's extra weight buffer types (CPU repacking, and Intel AMX tiles where the CPU has
+them) are off on every machine: on a CPU with AMX, llama-cpp-python 0.3.36's server dies with
+SIGSEGV in `ggml_backend_amx_mul_mat` on its first completion (llama.cpp issue 20824). Off,
+every machine runs the same kernels on the same weights (llama.cpp's `--no-repack`).
+
     .venv/bin/python -m lm.local_server [--port 8081] [--threads 2]
 """
 
@@ -35,13 +40,28 @@ def server_python() -> Path:
     return found
 
 
+# run in the server's interpreter: llama_cpp.server as `-m llama_cpp.server` runs it, with
+# every model loaded with extra buffer types off (the module docstring says why)
+NO_EXTRA_BUFFERS = (
+    "import runpy\n"
+    "import llama_cpp.llama as module\n"
+    "defaults = module.llama_cpp.llama_model_default_params\n"
+    "def params():\n"
+    "    found = defaults()\n"
+    "    found.use_extra_bufts = False\n"
+    "    return found\n"
+    "module.llama_cpp.llama_model_default_params = params\n"
+    "runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n"
+)
+
+
 def server_argv(port: int, model: str = DEFAULT_MODEL, threads: int = 1) -> list[str]:
     """The command that serves `model` as `model` at http://127.0.0.1:<port>/v1."""
     weights = source_file(BASE_MODELS[model])
     return [
         str(server_python()),
-        "-m",
-        "llama_cpp.server",
+        "-c",
+        NO_EXTRA_BUFFERS,
         "--model",
         str(weights),
         "--model_alias",

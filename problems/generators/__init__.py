@@ -1,7 +1,8 @@
 """Input generators for any imported problem (issue 19), plain Python, no Django.
 
 Three sources propose generators, each a Python 3 program run as `python3 -P gen.py SEED
-SIZE` that prints one input whose size grows with SIZE (1..PipelineConfig.size_max):
+SIZE` that prints one input whose size grows with SIZE (1..PipelineConfig.size_max, and past
+it where the statement states no bound: problems/generators/growth.py):
 
 - `hand`: written by people, imported with the problem (a Kattis package's generators/);
 - `inferred`: made here from the structure of the problem's own tests and its statement's

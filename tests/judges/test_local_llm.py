@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from execution.checker import CheckerSettings
 from judges import reads
 from judges.categories import CATEGORIES, VERDICTS
 from judges.evidence import Evidence, ProgramEvidence
@@ -18,9 +19,12 @@ from judges.llm import LLMSettings, PairText, build_messages
 from judges.models import Judgment
 from lm import local_server
 from problems.generators.llm import GeneratorLLMSettings, propose_generators
+from problems.generators.validate import CHECKS, validate
+from problems.pipeline.model import SourceProblem, SourceTest
 from scripts.readiness import free_port
 from tests.evaluations.test_evaluations import lines
 from tests.judges.test_judges import FORMULA, LOOPING, batch_of
+from tests.problems.test_generator_validation import CONFIG, CORRECT, WRONG
 
 MODEL = "smollm2-135m-instruct"
 
@@ -97,7 +101,9 @@ def test_a_batch_judged_by_a_real_model_finishes_with_every_answer_validated(
     assert truth["llm"]["pairs"] == 1  # the labelled pair is scored, right or wrong
 
 
-def test_the_generator_writer_runs_on_a_real_model_and_says_why_a_reply_is_unusable(local_llm):
+def test_the_generator_writer_runs_on_a_real_model_and_says_why_a_reply_is_unusable(
+    local_llm, tmp_path
+):
     settings = GeneratorLLMSettings.from_env(
         {
             "GENERATOR_LLM_BASE_URL": local_llm,
@@ -114,4 +120,20 @@ def test_the_generator_writer_runs_on_a_real_model_and_says_why_a_reply_is_unusa
         assert proposal.provenance["model"] == MODEL
         assert proposal.provenance["output_tokens"] > 0 and proposal.provenance["reply"]
         assert bool(proposal.code) != bool(proposal.error), proposal  # usable, or why not
+        assert proposal.provenance["grows_past_size_max"]  # asked of the model (prompt v2)
     json.dumps([p.provenance for p in proposals])  # stored as JSON with the generator
+    # each one validated in the sandbox as a build validates it: valid, or the checks say why
+    (tmp_path / "own.in").write_text("3\n1 2 3\n")
+    (tmp_path / "own.ans").write_text("6\n")
+    own = SourceTest("sample/1", "sample", tmp_path / "own.in", tmp_path / "own.ans")
+    problem = SourceProblem("tiny-sum", 2.0, CheckerSettings(), [own], [])
+    work = tmp_path / "work"
+    work.mkdir()
+    work.chmod(0o711)
+    for proposal in proposals:
+        report = validate(proposal, problem, CONFIG, work, CORRECT, WRONG)
+        ran = [c for c in report.checks if c.passed is not None]
+        assert ran and ran[0].name == "runs"
+        assert report.valid or report.reasons[0].split(":")[0] in CHECKS
+        if not proposal.code:
+            assert report.reasons == [f"runs: {proposal.error}"]
