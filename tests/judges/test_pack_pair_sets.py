@@ -1,5 +1,5 @@
 """The labelled sets on the built-in pack's problems (judges/labelled.py): the unseen set
-(written apart from the syntax rules), the blind and the sealed sets (written blind). Each is
+(written apart from the syntax rules), the blind and the two sealed sets (written blind). Each is
 what it claims: every category has at least 5 pairs over at least 15 problems, and both programs of
 every pair give the problem's expected answers on its sample tests and its secret tests under
 20 kB (the pack's own checker settings)."""
@@ -15,10 +15,15 @@ import yaml
 
 from execution.checker import check_output, parse_validator_flags
 from judges.categories import CATEGORIES
-from judges.labelled import BLIND, SEALED, UNSEEN, load
+from judges.labelled import BLIND, SEALED, SEALED2, UNSEEN, load
 
 PACK = Path(__file__).resolve().parents[2] / "problems" / "packs" / "core"
-SETS = {"unseen": load(UNSEEN), "blind": load(BLIND), "sealed": load(SEALED)}
+SETS = {
+    "unseen": load(UNSEEN),
+    "blind": load(BLIND),
+    "sealed": load(SEALED),
+    "sealed2": load(SEALED2),
+}
 PAIRS = [(name, pair) for name, pairs in SETS.items() for pair in pairs]
 SMALL = 20_000  # bytes of input: the larger secret tests are where a slow baseline times out
 SLOW_BASELINE_S = 10  # a secret test a baseline takes longer on (a cubic coin change: 45 s)
