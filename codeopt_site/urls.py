@@ -1,11 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path, register_converter
+from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from codeopt_site import pages
-from codeopt_site.views import favicon, healthz, not_found
+from codeopt_site.views import api_not_found, favicon, healthz, not_found
 from evaluations import views as evaluation_views
 from foundation import inputs
 from judges import views as judge_views
@@ -80,6 +80,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    # any other path under /api/, any method: a JSON 404, in debug mode too (Django's debug
+    # 404 page is HTML, and handler404 only answers with DEBUG off)
+    re_path(r"^api/", api_not_found, name="api-not-found"),
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),

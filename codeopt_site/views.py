@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.templatetags.static import static
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 from django.views.defaults import page_not_found
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -39,6 +40,12 @@ def not_found(request, exception=None):
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Not found."}, status=404)
     return page_not_found(request, exception)
+
+
+@csrf_exempt
+def api_not_found(request, *args, **kwargs):
+    """Any path under /api/ that names no resource, with any method: a JSON 404."""
+    return JsonResponse({"detail": "Not found."}, status=404)  # as handler404 answers
 
 
 @require_safe

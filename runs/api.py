@@ -73,7 +73,9 @@ class RunSerializer(serializers.ModelSerializer):
     team = StrictCharField(source="team.name", required=False)
     config = serializers.JSONField(
         required=False,
-        help_text="Any JSON value; an object is stored as its JSON text, a string as is.",
+        allow_null=True,
+        help_text="Any JSON value; an object is stored as its JSON text, a string as is, "
+        "null as no config.",
     )
     tags = serializers.ListField(
         child=StrictCharField(max_length=50), required=False, max_length=50
@@ -105,7 +107,7 @@ class RunSerializer(serializers.ModelSerializer):
     def validate_config(self, value):
         if self.instance is not None:
             raise ValidationError("the config of an existing run cannot change (reproducibility)")
-        return value
+        return "" if value is None else value
 
     def validate_reward_config(self, value):
         if self.instance is not None and value != self.instance.reward_config:
@@ -262,7 +264,7 @@ class RunViewSet(
         if not pk.isdigit() or not self.get_queryset().filter(pk=pk).exists():
             return Response(
                 {"index": None, "field": "run", "error": f"unknown run {pk}"},
-                status=status.HTTP_400_BAD_REQUEST,
+                status=status.HTTP_404_NOT_FOUND,
             )
         try:
             result = services.do_ingest_metrics(int(pk), request.data)

@@ -101,6 +101,8 @@ class ScoringViewSet(viewsets.GenericViewSet):
     """Scoring jobs: yours, and those of your teams' runs; others are 404."""
 
     lookup_value_regex = "[0-9]{1,18}"
+    # what OPTIONS describes for POST (DRF's metadata asks the view for a serializer)
+    serializer_class = ScoringRequestSerializer
 
     def get_queryset(self):
         return services.visible_scoring_jobs(self.request.user)

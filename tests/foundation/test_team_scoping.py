@@ -26,7 +26,7 @@ def test_an_outsider_cannot_write_metrics_to_another_teams_run(bob_api, alice_ru
         {"points": [{"step": 1, "key": "k", "value": 1}]},
         format="json",
     )
-    assert response.status_code == 400 and response.json()["field"] == "run"
+    assert response.status_code == 404 and response.json()["field"] == "run"  # as an unknown run
     assert not alice_run.series.exists()
 
 

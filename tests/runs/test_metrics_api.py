@@ -111,7 +111,7 @@ def test_a_batch_over_the_size_limit_is_rejected(alice_api, alice_run, settings)
 
 def test_points_for_an_unknown_run_are_rejected(alice_api):
     response = post_points(alice_api, 999_999, [{"step": 1, "key": "k", "value": 1}])
-    assert response.status_code == 400 and response.json()["field"] == "run"
+    assert response.status_code == 404 and response.json()["field"] == "run"  # a missing resource
 
 
 def test_nan_infinity_and_null_are_stored_and_served_as_such(alice_api, alice_run):
