@@ -111,7 +111,13 @@ def runtime_points(problem: Problem) -> dict:
         }
         for row in rows
     ]
-    return {"points": points, "cap_ms": None if cap is None else 1000 * cap}
+    empty = "no stored reference runtimes: run a dataset build"
+    if latest is not None and not points:
+        empty = (
+            f"build #{latest.build_id} made no optimization tests: it stopped at stage "
+            f"{latest.stage_reached + 1} (see the construction report)"
+        )
+    return {"points": points, "cap_ms": None if cap is None else 1000 * cap, "empty": empty}
 
 
 PROVENANCE_FIRST = ("model", "prompt_version", "layout")  # shown first, when present

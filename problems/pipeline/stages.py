@@ -200,9 +200,10 @@ class ProblemBuilder:
         untimeable = [g for g in self.outcome.generators if g.report.get("untimeable")]
         if untimeable:
             check = next(c for c in untimeable[0].report["checks"] if c["passed"] is False)
+            measured = check["detail"].split("; not time-discriminative")[0]
             return (
                 "not time-discriminative: no input slows any reference "
-                f"({untimeable[0].proposal.name}: {check['detail']})"
+                f"({untimeable[0].proposal.name}: {measured})"
             )
         if self.outcome.generators:
             return f"no valid input generator ({len(self.outcome.generators)} proposed)"

@@ -12,7 +12,7 @@
     textinfo: "value+percent initial", marker: { color: "#1f77b4" } }];
   if (untimeable) {
     // refused at stage 3 with a reason of their own: no input slows any reference
-    traces.push({ type: "funnel", name: "untimeable", y: ["untimeable (no input slows any reference)"],
+    traces.push({ type: "funnel", name: "untimeable", y: ["untimeable"],
       x: [untimeable[1]], textinfo: "value", marker: { color: "#7f7f7f" },
       hovertemplate: "%{x} problem(s): no input their generators make slows any correct reference<extra></extra>" });
   }

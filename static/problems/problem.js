@@ -35,7 +35,7 @@
     xaxis: codeopt.axis("test", !points.length),
     yaxis: codeopt.axis("CPU time per run (ms, log scale)", !points.length, { type: "log" }),
     legend: { orientation: "h", y: 1.08 },
-    annotations: codeopt.emptyNote(!points.length, "no stored reference runtimes: run a dataset build"),
+    annotations: codeopt.emptyNote(!points.length, data.empty),
   }, codeopt.plotConfig);
 
   // The probe curve: CPU time of each correct reference against SIZE, per generator.

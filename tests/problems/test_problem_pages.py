@@ -209,3 +209,22 @@ def test_the_problem_page_shows_each_generators_validation_and_escapes_its_sampl
     assert html.index("<b>model</b>: m-7b") < html.index("<b>prompt_version</b>: v2")
     assert "r" * 300 + "… (1000 characters)" in html and "r" * 301 not in html
     assert "not validated yet" in html  # the hand-written one
+
+
+def test_the_runtime_chart_of_a_problem_stopped_before_its_tests_says_where(client_alice):
+    from problems import reads
+    from problems.models import ProblemBuild
+    from problems.pipeline import PipelineConfig
+
+    problem = make_problem("flat")
+    assert reads.runtime_points(problem)["empty"].endswith("run a dataset build")  # never built
+    build = DatasetBuild.objects.create(config=PipelineConfig().as_dict())
+    reason = "not time-discriminative: no input slows any reference (inferred: ...)"
+    ProblemBuild.objects.create(build=build, problem=problem, stage_reached=2, reason=reason)
+    empty = reads.runtime_points(problem)["empty"]
+    assert empty == (
+        f"build #{build.pk} made no optimization tests: it stopped at stage 3 "
+        "(see the construction report)"
+    )
+    page = client_alice.get(f"/problems/{problem.slug}/").content.decode()
+    assert json.dumps(empty) in page  # the chart's note, in its data
