@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from integrations.trl import CodeoptCallback, CodeoptReward  # noqa: E402
+from integrations.trl import AsyncCodeoptReward, CodeoptCallback, CodeoptReward  # noqa: E402
 from runs.client import create_run, set_status  # noqa: E402
 
 
@@ -66,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         help="Tokens (default: 24 for tiny, 192 for a named model).",
     )
     parser.add_argument("--model", default="tiny", help="tiny or smollm2-135m-instruct")
+    parser.add_argument(
+        "--async-reward", action="store_true", help="The reward as an async function."
+    )
     parser.add_argument(
         "--model-cache",
         default=str(Path(__file__).parents[1] / "var/models"),
@@ -111,10 +114,11 @@ def main(argv: list[str] | None = None) -> int:
             learning_rate=2e-6 if real else 1e-4,  # a pretrained model: small steps
             disable_tqdm=True,
         )
+        reward_class = AsyncCodeoptReward if args.async_reward else CodeoptReward
         trainer = GRPOTrainer(
             model=model,
             processing_class=tokenizer,
-            reward_funcs=[CodeoptReward(args.server, args.token, args.reward_config, run=run_id)],
+            reward_funcs=[reward_class(args.server, args.token, args.reward_config, run=run_id)],
             train_dataset=Dataset.from_list(rows),
             args=config,
             callbacks=[CodeoptCallback(args.server, args.token, run_id)],

@@ -7,14 +7,35 @@
 The dataset is GET /api/problems/export/?shape=trl (columns `prompt`, `problem`): TRL passes
 every column but the prompt to a reward function as a keyword argument, so each completion
 comes back with its problem's slug. Needs `transformers` (for the callback) beside this file.
+
+TRL's reward contract, as far as it reaches here: the verdict, speed percentile and group kind
+of each completion go to TRL's completions table (`log_extra`: columns `codeopt_verdict`,
+`codeopt_percentile`, `codeopt_group`), the step's group-kind shares to TRL's logged metrics
+(`log_metric`: `codeopt/groups_<kind>`, and through CodeoptCallback to the run as
+`trl/codeopt/groups_<kind>`), and `AsyncCodeoptReward` is the same reward as an `async`
+callable, which TRL runs beside its other async reward functions.
 """
 
 from __future__ import annotations
 
+import asyncio
+
+import torch
 from transformers import TrainerCallback
 
 from runs.client import MetricsClient
 from scoring.client import ScoringClient
+from training.advantages import tied_groups
+
+
+def group_kind(samples: list[dict]) -> str:
+    """all_negative / all_positive when every sample of the group got one reward (a zero is
+    no credit: negative), else mixed: as our trainer counts groups
+    (training.advantages.group_counts)."""
+    rewards = torch.tensor([[float(s["reward"]) for s in samples]], dtype=torch.float64)
+    if not bool(tied_groups(rewards)[0]):
+        return "mixed"
+    return "all_positive" if samples[0]["reward"] > 0 else "all_negative"
 
 
 def _text(completion) -> str:
@@ -53,7 +74,9 @@ class CodeoptReward:
         self.problem_column = problem_column
         self.last_answer: dict | None = None
 
-    def __call__(self, prompts, completions, trainer_state=None, **columns) -> list[float]:
+    def __call__(
+        self, prompts, completions, trainer_state=None, log_extra=None, log_metric=None, **columns
+    ) -> list[float]:
         problems = columns[self.problem_column]
         groups: dict[tuple[str, str], list[int]] = {}
         for index, (problem, prompt) in enumerate(zip(problems, prompts, strict=True)):
@@ -70,10 +93,30 @@ class CodeoptReward:
         answer = self.client.score_job(sent, self.reward_config, **fields)
         self.last_answer = answer
         rewards = [0.0] * len(prompts)
+        columns = {name: [None] * len(prompts) for name in ("verdict", "percentile", "group")}
         for indexes, group in zip(groups.values(), answer["groups"], strict=True):
+            kind = group_kind(group["samples"])
             for index, sample in zip(indexes, group["samples"], strict=True):
                 rewards[index] = float(sample["reward"])
+                columns["verdict"][index] = sample["verdict"]
+                columns["percentile"][index] = sample["speed_percentile"]
+                columns["group"][index] = kind
+        if log_extra is not None:  # TRL's completions table, a value per completion
+            for name, values in columns.items():
+                log_extra(f"codeopt_{name}", values)
+        if log_metric is not None:  # averaged by TRL over its logging step
+            for kind, share in (answer.get("group_kinds") or {}).items():
+                log_metric(f"codeopt/groups_{kind}", float(share))
         return rewards
+
+
+class AsyncCodeoptReward(CodeoptReward):
+    """CodeoptReward as an `async` reward function: TRL awaits it on its event loop beside
+    its other async reward functions; the scoring request runs in a thread meanwhile."""
+
+    async def __call__(self, prompts, completions, **kwargs) -> list[float]:
+        score = super().__call__
+        return await asyncio.to_thread(score, prompts, completions, **kwargs)
 
 
 class CodeoptCallback(TrainerCallback):

@@ -5,12 +5,15 @@ rewards come from our sandbox and the run gets TRL's loss and the service's grou
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from rest_framework.authtoken.models import Token
+from trl.trainer.utils import is_async_callable
 
 from examples import trl_grpo
 from execution.samples import FAST
-from integrations.trl import CodeoptReward
+from integrations.trl import AsyncCodeoptReward, CodeoptReward
 from problems.models import Problem
 from runs.models import Run
 from scoring.client import ScoringClient, ServiceUnavailable
@@ -32,15 +35,33 @@ def test_trl_trains_two_steps_with_rewards_from_the_sandbox(
     # the reward function as TRL calls it, on programs that reach the sandbox
     reward = CodeoptReward(asgi_server, token, "binary-top50")
     completions = [FAST + "```", "print(0)\n```", "no program"]
-    got = reward(["p"] * 3, completions, problem=["sum"] * 3)
+    extra, metrics = {}, {}
+    got = reward(
+        ["p"] * 3,
+        completions,
+        problem=["sum"] * 3,
+        log_extra=extra.__setitem__,  # TRL's _log_completion_extra(column, values)
+        log_metric=metrics.__setitem__,  # TRL's _log_metric(name, value)
+    )
     verdicts = [s["verdict"] for s in reward.last_answer["groups"][0]["samples"]]
     assert verdicts == ["OK", "WRONG_ANSWER", "FORMAT"]
     assert got == [1.0, -1.0, -1.0]  # binary-top50: a failed program gets its failure reward
     assert ScoringJob.objects.get().worker  # scored by the timing worker
+    # TRL's completions table: a value per completion, in TRL's order
+    assert extra["codeopt_verdict"] == verdicts
+    assert extra["codeopt_group"] == ["mixed"] * 3
+    percentiles = extra["codeopt_percentile"]
+    assert percentiles[0] is not None and percentiles[1:] == [None, None]  # only the correct
+    assert metrics["codeopt/groups_mixed"] == 1.0 and metrics["codeopt/groups_all_negative"] == 0
+    # the same reward as an async function, which TRL awaits
+    assert is_async_callable(AsyncCodeoptReward(asgi_server, token, "binary-top50"))
+    twice = AsyncCodeoptReward(asgi_server, token, "binary-top50")
+    assert asyncio.run(twice(["p"] * 2, completions[1:], problem=["sum"] * 2)) == [-1.0, -1.0]
 
     run_id = trl_grpo.main(
         ["--server", asgi_server, "--token", token, "--steps", "2", "--reward-config",
-         "binary-top50", "--generations", "2", "--max-completion-length", "8"]
+         "binary-top50", "--generations", "2", "--max-completion-length", "8",
+         "--async-reward"]
     )  # fmt: skip
     run = Run.objects.get(pk=run_id)
     assert run.status == "finished" and run.reward_config.name == "binary-top50"
@@ -59,6 +80,9 @@ def test_trl_trains_two_steps_with_rewards_from_the_sandbox(
     stale = read_metrics(run, ["staleness/policy_steps"], 100)["staleness/policy_steps"]
     assert stale["steps"] == [1, 2] and stale["values"] == [0, 0]  # generated on-policy
     assert steps("trl/rewards/codeopt/mean")
+    # what the reward logged through TRL's log_metric, in TRL's logs at TRL's steps
+    assert steps("trl/codeopt/groups_all_negative") == [1, 2]
+    assert steps("trl/codeopt/groups_mixed") == [1, 2]
 
 
 def test_a_server_that_is_down_is_named(tmp_path):
