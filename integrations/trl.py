@@ -13,18 +13,22 @@ of each completion go to TRL's completions table (`log_extra`: columns `codeopt_
 `codeopt_percentile`, `codeopt_group`), the step's group-kind shares to TRL's logged metrics
 (`log_metric`: `codeopt/groups_<kind>`, and through CodeoptCallback to the run as
 `trl/codeopt/groups_<kind>`), and `AsyncCodeoptReward` is the same reward as an `async`
-callable, which TRL runs beside its other async reward functions.
+callable, which TRL runs beside its other async reward functions. A batch the service could
+not measure (its job failed in the sandbox after the service's own retries) comes back as
+`None` for each completion, which TRL leaves out, never a made-up reward; their count is
+logged as `codeopt/unmeasured`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import warnings
 
 import torch
 from transformers import TrainerCallback
 
 from runs.client import MetricsClient
-from scoring.client import ScoringClient
+from scoring.client import SandboxFailed, ScoringClient
 from training.advantages import tied_groups
 
 
@@ -76,7 +80,7 @@ class CodeoptReward:
 
     def __call__(
         self, prompts, completions, trainer_state=None, log_extra=None, log_metric=None, **columns
-    ) -> list[float]:
+    ) -> list[float | None]:
         problems = columns[self.problem_column]
         groups: dict[tuple[str, str], list[int]] = {}
         for index, (problem, prompt) in enumerate(zip(problems, prompts, strict=True)):
@@ -90,8 +94,20 @@ class CodeoptReward:
         # the policy that generated the batch is the one entering that step (staleness 0).
         step = trainer_state.global_step + 1 if trainer_state is not None else None
         fields = {"run": self.run, "step": step, "policy_version": step} if self.run else {}
-        answer = self.client.score_job(sent, self.reward_config, **fields)
+        try:
+            answer = self.client.score_job(
+                sent, self.reward_config, sandbox_failure="raise", **fields
+            )
+        except SandboxFailed as exc:
+            # not the programs' fault: no reward at all (TRL leaves None out), said so
+            warnings.warn(f"{exc}: its {len(prompts)} completions get no reward", stacklevel=2)
+            self.last_answer = None
+            if log_metric is not None:
+                log_metric("codeopt/unmeasured", float(len(prompts)))
+            return [None] * len(prompts)
         self.last_answer = answer
+        if log_metric is not None:
+            log_metric("codeopt/unmeasured", 0.0)
         rewards = [0.0] * len(prompts)
         columns = {name: [None] * len(prompts) for name in ("verdict", "percentile", "group")}
         for indexes, group in zip(groups.values(), answer["groups"], strict=True):
@@ -114,7 +130,7 @@ class AsyncCodeoptReward(CodeoptReward):
     """CodeoptReward as an `async` reward function: TRL awaits it on its event loop beside
     its other async reward functions; the scoring request runs in a thread meanwhile."""
 
-    async def __call__(self, prompts, completions, **kwargs) -> list[float]:
+    async def __call__(self, prompts, completions, **kwargs) -> list[float | None]:
         score = super().__call__
         return await asyncio.to_thread(score, prompts, completions, **kwargs)
 

@@ -28,6 +28,15 @@ class ScoringFailed(RuntimeError):
     retried from the Timing page and waited for again)."""
 
 
+class SandboxFailed(ScoringFailed):
+    """The scoring job failed in the sandbox (not the programs' fault: no reward was made
+    up); `job_id` can be retried from the Timing page."""
+
+    def __init__(self, message: str, job_id: int):
+        super().__init__(message)
+        self.job_id = job_id
+
+
 class ScoringClient:
     """Scoring through a codeopt server's API (POST /api/scoring/, GET .../<id>/?wait=).
 
@@ -75,16 +84,22 @@ class ScoringClient:
         body.update({k: v for k, v in fields.items() if v is not None})
         return int(self._call("POST", "/api/scoring/", body, 60.0)["id"])
 
-    def wait(self, job_id: int) -> dict:
+    def wait(self, job_id: int, *, sandbox_failure: str = "wait") -> dict:
         """The job's answer once done (long-polls); ScoringFailed if it failed, TimeoutError
-        past `timeout`."""
+        past `timeout`. A job failed in the sandbox may be retried from the Timing page:
+        `sandbox_failure="wait"` waits for that, "raise" raises SandboxFailed at once."""
         deadline = time.monotonic() + self.timeout
         while True:
             wait = max(min(self.poll_wait, deadline - time.monotonic()), 0.0)
             answer = self._call("GET", f"/api/scoring/{job_id}/?wait={wait:.1f}", None, wait + 30)
             if answer["status"] == "done":
                 return answer
-            if answer["status"] == "failed" and not answer["error"].startswith("SandboxError"):
+            failed = answer["status"] == "failed"
+            if failed and answer["error"].startswith("SandboxError"):
+                if sandbox_failure == "raise":
+                    message = f"scoring job {job_id} failed in the sandbox: {answer['error']}"
+                    raise SandboxFailed(message, job_id)
+            elif failed:
                 raise ScoringFailed(f"scoring job {job_id} failed: {answer['error']}")
             if time.monotonic() >= deadline:
                 raise TimeoutError(
@@ -92,8 +107,9 @@ class ScoringClient:
                     f"({answer.get('stage') or 'no stage'}): is a worker consuming `timing`?"
                 )
 
-    def score_job(self, groups, reward_config: str, **fields) -> dict:
-        return self.wait(self.submit(groups, reward_config, **fields))
+    def score_job(self, groups, reward_config: str, *, sandbox_failure="wait", **fields) -> dict:
+        job_id = self.submit(groups, reward_config, **fields)
+        return self.wait(job_id, sandbox_failure=sandbox_failure)
 
     def score(self, groups, reward_config: str, **fields) -> list[list[float]]:
         answer = self.score_job(groups, reward_config, **fields)

@@ -89,3 +89,29 @@ def test_a_server_that_is_down_is_named(tmp_path):
     client = ScoringClient("http://127.0.0.1:9", "t", retries=2)
     with pytest.raises(ServiceUnavailable, match="127.0.0.1:9 did not answer"):
         client.score([("sum", [FAST])], "binary-top50")
+
+
+def test_a_batch_that_failed_in_the_sandbox_gets_none_never_a_made_up_reward(
+    built, alice, asgi_server
+):
+    """No worker here: the job the reward queues is failed as a sandbox failure that
+    survived the service's retries leaves it; TRL gets None per completion (it leaves them
+    out) and the count in its logs, at once rather than after the client's hour of waiting."""
+
+    class FailedInTheSandbox(ScoringClient):
+        def submit(self, groups, reward_config, **fields):
+            job_id = super().submit(groups, reward_config, **fields)
+            error = "SandboxError: sum: still failing in the sandbox after 3 scorings"
+            ScoringJob.objects.filter(pk=job_id).update(status="failed", error=error)
+            return job_id
+
+    token = Token.objects.create(user=alice).key
+    client = FailedInTheSandbox(asgi_server, token, timeout=600)
+    reward = CodeoptReward(asgi_server, token, "binary-top50", client=client)
+    metrics = {}
+    with pytest.warns(UserWarning, match="failed in the sandbox.*2 completions get no reward"):
+        got = reward(
+            ["p"] * 2, [FAST + "```", "x"], problem=["sum"] * 2, log_metric=metrics.__setitem__
+        )
+    assert got == [None, None] and metrics == {"codeopt/unmeasured": 2.0}
+    assert ScoringJob.objects.get().status == "failed"  # still there, to retry from Timing
