@@ -38,6 +38,7 @@ from problems.generators.layout import (
     Item,
     Layout,
     describe,
+    growth_provenance,
     parse_numbers,
     split,
     violations,
@@ -67,9 +68,6 @@ RUNTIME = Path(__file__).with_name("infer_runtime.py")
 TYPE_CAPS = (2**31 - 1, 2**63 - 1)
 """A number alone on a line with no stated bound grows within the type its tests suggest:
 32-bit when every value seen fits, else 64-bit (a value past both does not grow)."""
-WIDEN_SPREAD = 64
-"""A narrow observed range (fewer values than this) widens to this many values when every
-seed gave the same input (`widened`)."""
 
 
 def infer_layout(inputs: list[str], statement: str = "") -> Layout | Refusal:
@@ -105,64 +103,14 @@ def propose(
         "constraints": list(layout.constraints),
         "size_max": size_max,
     }
-    growing = [f for f in _fields(layout) if f.grow_cap]
-    if growing:
-        provenance["grows_past_size_max"] = [f.id for f in growing]
-        provenance["grows_until"] = grows_until(growing, size_max)
+    provenance.update(growth_provenance(layout, size_max))
     return Proposal(name, "inferred", generator_code(layout, size_max), provenance)
-
-
-def grows_until(growing: list[Field], size_max: int) -> int:
-    """The SIZE past which no field of `growing` grows (each at its grow_cap)."""
-    return max(math.ceil(size_max * f.grow_cap / max(1, f.hi)) for f in growing)
-
-
-def _fields(layout: Layout) -> list[Field]:
-    return ([layout.tests] if layout.tests else []) + [f for i in layout.items for f in i.fields]
-
-
-def layout_from_dict(data: dict) -> Layout:
-    """A Layout from its `asdict` form (a proposal's provenance)."""
-    items = [Item(**{**i, "fields": [Field(**f) for f in i["fields"]]}) for i in data["items"]]
-    tests = Field(**data["tests"]) if data.get("tests") else None
-    return Layout(items, tests, list(data.get("constraints", [])), list(data.get("notes", [])))
-
-
-def widened(proposal: Proposal) -> tuple[Proposal, list[str]] | None:
-    """The inferred `proposal` with each narrow observed range widened (an integer or a
-    length seen over fewer than WIDEN_SPREAD values, with no stated bound, now spans that
-    many, keeping its sign), and what was widened; None when nothing can widen (not an
-    inferred proposal, or every range stated or wide already). Used when every seed gave
-    the same input (problems/generators/validate.py)."""
-    data = proposal.provenance.get("layout")
-    if proposal.source != "inferred" or not data:
-        return None
-    layout = layout_from_dict(data)
-    notes = []
-    for f in _fields(layout):
-        if f.source != "observed" or f.role == "cell" or f.kind not in ("int", "str"):
-            continue
-        if f.hi - f.lo + 1 >= WIDEN_SPREAD or f.upper:
-            continue
-        before = f"{f.lo}..{f.hi}"
-        f.hi = f.lo + WIDEN_SPREAD - 1
-        if f.grow_cap:
-            f.grow_cap = max(f.grow_cap, f.hi)
-        notes.append(f"{f.id} {before} → {f.lo}..{f.hi}")
-    if not notes:
-        return None
-    size_max = int(proposal.provenance.get("size_max", 100))
-    provenance = {**proposal.provenance, "layout": asdict(layout), "widened": notes}
-    growing = [f for f in _fields(layout) if f.grow_cap]
-    if growing:
-        provenance["grows_until"] = grows_until(growing, size_max)
-    code = generator_code(layout, size_max)
-    return Proposal(proposal.name, proposal.source, code, provenance), notes
 
 
 def generator_code(layout: Layout, size_max: int = 100) -> str:
     """A standalone program (stdlib only): `python3 -P gen.py SEED SIZE` prints one input of
-    `layout`; SIZE = size_max reaches every count's upper bound (larger SIZEs are clamped)."""
+    `layout`; SIZE = size_max reaches every count's upper bound (past it only the fields
+    with a grow_cap keep growing)."""
     data = json.dumps(asdict(layout), indent=None, sort_keys=True)
     return (
         RUNTIME.read_text()

@@ -8,6 +8,7 @@ problems/generators/infer_runtime.py draws inputs from one.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -56,6 +57,29 @@ class Layout:
     tests: Field | None = None  # multi-test: this count first, then that many blocks of items
     constraints: list[str] = field(default_factory=list)  # statement lines read and used
     notes: list[str] = field(default_factory=list)  # what was dropped, capped, or assumed
+
+
+def fields_of(layout: Layout) -> list[Field]:
+    """Every field, the tests count first."""
+    return ([layout.tests] if layout.tests else []) + [f for i in layout.items for f in i.fields]
+
+
+def layout_from_dict(data: dict) -> Layout:
+    """A Layout from its `asdict` form (a proposal's provenance)."""
+    items = [Item(**{**i, "fields": [Field(**f) for f in i["fields"]]}) for i in data["items"]]
+    tests = Field(**data["tests"]) if data.get("tests") else None
+    return Layout(items, tests, list(data.get("constraints", [])), list(data.get("notes", [])))
+
+
+def growth_provenance(layout: Layout, size_max: int) -> dict:
+    """What a generator of `layout` says of its growth past size_max: the fields that grow
+    (`grows_past_size_max`) and the SIZE past which none does, each at its grow_cap
+    (`grows_until`); empty when nothing grows (problems/generators/growth.py reads it)."""
+    growing = [f for f in fields_of(layout) if f.grow_cap]
+    if not growing:
+        return {}
+    until = max(math.ceil(size_max * f.grow_cap / max(1, f.hi)) for f in growing)
+    return {"grows_past_size_max": [f.id for f in growing], "grows_until": until}
 
 
 def describe(layout: Layout) -> str:

@@ -8,7 +8,7 @@ The checks, in order; a generator is valid when every one passes:
    ends the validation);
 2. deterministic: the same SEED twice gives the same bytes, and the seeds do not all give
    one input (when they do, an inferred generator's narrow observed ranges widen first, and
-   its checks run again: problems/generators/infer.widened);
+   its checks run again: problems/generators/widen.py);
 3. size cap: no input over max_input_bytes (its input at size_max is its largest);
 4. consensus: on at least validation_min_inputs of its validation_seeds inputs at
    validation_size, every correct reference finishes with one answer (equal as the
@@ -41,7 +41,7 @@ from execution.checker import check_output
 from execution.engine import Case, Program
 from problems.generators import Proposal
 from problems.generators.growth import FAST_STOPS, Growth, grow
-from problems.generators.infer import widened
+from problems.generators.widen import widened
 from problems.pipeline.model import PipelineConfig, SourceProblem
 from problems.pipeline.runs import Generated, ProblemRuns, derive_seed, probe_seed
 

@@ -255,6 +255,8 @@ def test_the_funnel_counts_each_stage_and_the_split():
         ({"correctness_sizes": "2,x"}, "correctness_sizes: 'x' is not a whole number"),
         ({"test_fraction": "1.5"}, "test_fraction: must be in [0, 1]"),
         ({"slow_target_s": "nan"}, "slow_target_s: must be finite"),
+        ({"growth_probes": "31"}, "growth_probes: must be in [0, 30], not 31"),
+        ({"growth_factor": "1"}, "growth_factor: must be over 1"),  # would never grow
     ],
 )
 def test_a_bad_setting_from_a_form_is_named(data, message):
