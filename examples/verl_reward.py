@@ -1,15 +1,16 @@
-"""verl's reward wiring against a codeopt server, run without verl: the split's Parquet in
-verl's shape, and the reward function called the way verl's reward managers call it.
+"""verl's reward wiring against a codeopt server, checked without verl: the split's Parquet in
+verl's shape, and the reward functions called with verl's arguments (verl itself runs them
+in tests/integrations/test_verl_reward_loop.py).
 
     CODEOPT_SERVER=http://127.0.0.1:8000 CODEOPT_TOKEN=TOKEN \\
         python examples/verl_reward.py --split train
 
-In a verl run the same function is configured (verl itself is not needed here):
+In a verl run (integrations/verl.py says more):
 
     data.train_files=codeopt-train.parquet
-    reward_model.reward_manager=batch
-    custom_reward_function.path=integrations/verl.py
-    custom_reward_function.name=compute_score_batch
+    reward.custom_reward_function.path=integrations/verl.py
+    reward.custom_reward_function.name=compute_score
+    +reward.custom_reward_function.reward_kwargs.group_size=8    # = rollout.n
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from integrations.verl import compute_score, compute_score_batch  # noqa: E402
+from integrations.verl import compute_score_batch, score_sample  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> list[float]:
@@ -60,12 +61,13 @@ def main(argv: list[str] | None = None) -> list[float]:
         ground_truths=[row["reward_model"]["ground_truth"] for row, _ in batch],
         extra_infos=[row["extra_info"] for row, _ in batch],
     )
-    single = compute_score(  # verl's NaiveRewardManager: one response at a time
+    single = score_sample(  # verl's per-sample call, a group of one: scored at once
         data_source=rows[0]["data_source"],
         solution_str=responses[1],
         ground_truth=rows[0]["reward_model"]["ground_truth"],
         extra_info=rows[0]["extra_info"],
-    )
+        group_size=1,
+    )["score"]
     for (row, text), reward in zip(batch, rewards, strict=True):
         print(f"{row['reward_model']['ground_truth']:<30} {reward:+.3f}  {text[:40]!r}")
     return [*rewards, single]

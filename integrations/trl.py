@@ -24,22 +24,10 @@ from __future__ import annotations
 import asyncio
 import warnings
 
-import torch
 from transformers import TrainerCallback
 
 from runs.client import MetricsClient
 from scoring.client import SandboxFailed, ScoringClient
-from training.advantages import tied_groups
-
-
-def group_kind(samples: list[dict]) -> str:
-    """all_negative / all_positive when every sample of the group got one reward (a zero is
-    no credit: negative), else mixed: as our trainer counts groups
-    (training.advantages.group_counts)."""
-    rewards = torch.tensor([[float(s["reward"]) for s in samples]], dtype=torch.float64)
-    if not bool(tied_groups(rewards)[0]):
-        return "mixed"
-    return "all_positive" if samples[0]["reward"] > 0 else "all_negative"
 
 
 def _text(completion) -> str:
@@ -111,7 +99,7 @@ class CodeoptReward:
         rewards = [0.0] * len(prompts)
         columns = {name: [None] * len(prompts) for name in ("verdict", "percentile", "group")}
         for indexes, group in zip(groups.values(), answer["groups"], strict=True):
-            kind = group_kind(group["samples"])
+            kind = group["kind"]  # the service's, as every trainer's integration reads it
             for index, sample in zip(indexes, group["samples"], strict=True):
                 rewards[index] = float(sample["reward"])
                 columns["verdict"][index] = sample["verdict"]

@@ -66,7 +66,9 @@ class ProblemViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         parameters=[
             *FILTERS,
             OpenApiParameter(
-                "shape", {"type": "string", "enum": [*exports.SHAPES]}, description="trl or verl."
+                "shape",
+                {"type": "string", "enum": [*exports.SHAPES]},
+                description="trl, verl or openrlhf.",
             ),
             OpenApiParameter(
                 "model",

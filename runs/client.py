@@ -84,6 +84,15 @@ def _encode_value(value: float | int | None) -> float | int | str | None:
     return value
 
 
+class ServerBusy(ConnectionError):
+    """A 5xx, 408 or 429: the server is there but did not answer this time (`text`: its body)."""
+
+    def __init__(self, code: int, text: str):
+        super().__init__(f"HTTP {code}: {text[:200]}")
+        self.code = code
+        self.text = text
+
+
 def api_request(method: str, url: str, token: str, body: dict | None, timeout: float) -> dict:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(url, data=data, method=method)
@@ -96,7 +105,7 @@ def api_request(method: str, url: str, token: str, body: dict | None, timeout: f
         text = exc.read().decode(errors="replace")
         if 400 <= exc.code < 500 and exc.code not in (408, 429):
             raise ServerRejected(exc.code, text) from None
-        raise ConnectionError(f"HTTP {exc.code}: {text[:200]}") from None
+        raise ServerBusy(exc.code, text) from None
     except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
         # HTTPException: a connection cut mid-answer (IncompleteRead) is an outage too
         raise ConnectionError(str(exc)) from None

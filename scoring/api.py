@@ -7,10 +7,12 @@ from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status, viewsets
+from rest_framework.authentication import BasicAuthentication, TokenAuthentication
+from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from foundation import inputs
-from scoring import services
+from scoring import protocols, services
 
 
 class GroupSerializer(serializers.Serializer):
@@ -65,12 +67,108 @@ class SampleSerializer(serializers.Serializer):
     program = serializers.CharField(allow_null=True)
 
 
+KIND_HELP = "all_negative, all_positive or mixed (null: a job scored before kinds were kept)."
+
+
 class ScoredGroupSerializer(serializers.Serializer):
     problem = serializers.CharField()
     samples = SampleSerializer(many=True)
     worker = serializers.CharField(
         allow_null=True, help_text="The timing worker that scored the group."
     )
+    kind = serializers.CharField(allow_null=True, help_text=KIND_HELP)
+
+
+class GatherRequestSerializer(serializers.Serializer):
+    """Documents the request; validation is services.check_gather_request (names a field)."""
+
+    reward_config = serializers.CharField(max_length=100, help_text="A stored configuration.")
+    problem = serializers.CharField(max_length=120, help_text="A built problem's slug.")
+    completions = serializers.ListField(
+        child=serializers.CharField(trim_whitespace=False),
+        min_length=1,
+        help_text="Completions of one group (one, as a per-sample reward call sends).",
+    )
+    group = serializers.CharField(
+        max_length=200,
+        help_text="The client's name for the group: samples of one prompt (verl's uid).",
+    )
+    group_size = serializers.IntegerField(
+        min_value=1,
+        max_value=settings.CODEOPT_SCORING_MAX_PROGRAMS,
+        help_text="Samples that complete the group (verl's rollout.n): it is scored then.",
+    )
+    window_s = serializers.FloatField(
+        min_value=0,
+        max_value=settings.CODEOPT_GATHER_MAX_WINDOW_S,
+        required=False,
+        help_text=f"Seconds the group waits for its samples from the first one's arrival "
+        f"(default {settings.CODEOPT_GATHER_WINDOW_S}); then it is scored as it is.",
+    )
+
+
+class GroupAboutSerializer(serializers.Serializer):
+    kind = serializers.CharField(allow_null=True, help_text=KIND_HELP)
+    size = serializers.IntegerField(help_text="Samples the group was scored with.")
+    job = serializers.IntegerField(help_text="The scoring job that scored it.")
+
+
+class GatheredSampleSerializer(SampleSerializer):
+    group = GroupAboutSerializer()
+
+
+class GatheredSerializer(serializers.Serializer):
+    samples = GatheredSampleSerializer(many=True)
+
+
+class OpenRLHFRequestSerializer(serializers.Serializer):
+    """OpenRLHF's remote reward request (scoring/protocols.py)."""
+
+    query = serializers.ListField(
+        child=serializers.CharField(trim_whitespace=False),
+        min_length=1,
+        help_text="Prompt and response decoded together.",
+    )
+    prompts = serializers.ListField(
+        child=serializers.CharField(trim_whitespace=False), min_length=1
+    )
+    labels = serializers.ListField(
+        child=serializers.CharField(trim_whitespace=False),
+        min_length=1,
+        help_text="The problems' slugs (the dataset's label column).",
+    )
+
+
+class OpenRLHFAnswerSerializer(serializers.Serializer):
+    rewards = serializers.ListField(child=serializers.FloatField())
+    scores = serializers.ListField(
+        child=serializers.FloatField(), help_text="1 for a positive reward, else 0."
+    )
+    extra_logs = serializers.DictField(
+        child=serializers.ListField(child=serializers.FloatField()),
+        help_text=", ".join(f"codeopt/{name}" for name in protocols.OPENRLHF_LOGS),
+    )
+
+
+class TokenAsBasicPassword(BasicAuthentication):
+    """HTTP Basic with the API token as the password (any user name), for a trainer that
+    can carry credentials only in its URL: OpenRLHF's --reward.remote_url
+    http://codeopt:TOKEN@host/api/scoring/openrlhf/?... (aiohttp sends them as Basic)."""
+
+    def authenticate_credentials(self, userid, password, request=None):
+        return TokenAuthentication().authenticate_credentials(password)
+
+
+NOT_SCORED = OpenApiResponse(
+    OpenApiTypes.OBJECT,
+    description="The group got no scores (its job failed, in the sandbox when `sandbox` is "
+    "true, or it was not scored in time): no reward is made up. `job` names the job.",
+)
+
+
+def _not_scored(exc: services.GatherFailed) -> Response:
+    body = {"detail": str(exc), "sandbox": exc.sandbox, "job": exc.job_id}
+    return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE)
 
 
 class ScoringJobSerializer(serializers.Serializer):
@@ -151,3 +249,76 @@ class ScoringViewSet(viewsets.GenericViewSet):
         )
         job = services.wait_for_job(self.get_object(), wait)
         return Response(services.scoring_answer(job))
+
+    @extend_schema(
+        request=GatherRequestSerializer,
+        responses={200: GatheredSerializer, 503: NOT_SCORED},
+        description="Samples of one group sent alone or a few at a time (verl's per-sample "
+        "reward calls): they join their group, which is scored once it holds `group_size` "
+        "samples or `window_s` has passed; the request answers then, within "
+        f"{settings.CODEOPT_GATHER_ANSWER_S} s.",
+    )
+    @action(detail=False, methods=["post"], url_path="samples")
+    def samples(self, request):
+        data = request.data
+        if not isinstance(data, dict):
+            raise inputs.InputError("body", "must be a JSON object")
+        unknown = sorted(set(data) - set(services.GATHER_FIELDS))
+        if unknown:
+            fields = ", ".join(services.GATHER_FIELDS)
+            raise inputs.InputError(str(unknown[0]), f"unknown field; the fields are {fields}")
+        _whole(data, "group_size")
+        texts = data.get("completions")
+        if not isinstance(texts, list) or not texts:
+            raise inputs.InputError("completions", "must be a non-empty list of texts")
+        options = {k: data.get(k) for k in ("reward_config", "group_size", "window_s")}
+        sent = [
+            {"problem": data.get("problem"), "group": data.get("group"), "completion": text}
+            for text in texts
+        ]
+        try:
+            scored = services.do_score_gathered(request.user, sent, options)
+        except services.GatherFailed as exc:
+            return _not_scored(exc)
+        return Response({"samples": scored})
+
+    @extend_schema(
+        request=OpenRLHFRequestSerializer,
+        responses={200: OpenRLHFAnswerSerializer, 503: NOT_SCORED},
+        parameters=[
+            OpenApiParameter("reward_config", str, required=True),
+            OpenApiParameter(
+                "group_size", int, required=True, description="OpenRLHF's n_samples_per_prompt."
+            ),
+            OpenApiParameter(
+                "window_s", float, description="Seconds a group waits for its samples."
+            ),
+        ],
+        description="OpenRLHF's remote reward protocol (--reward.remote_url): samples of one "
+        "prompt and label are gathered into one group.",
+    )
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="openrlhf",
+        authentication_classes=[TokenAuthentication, TokenAsBasicPassword],
+    )
+    def openrlhf(self, request):
+        samples = protocols.openrlhf_samples(request.data)
+        params = request.query_params
+        options = {
+            "reward_config": params.get("reward_config"),
+            "group_size": inputs.number(
+                "group_size", params.get("group_size"), low=1, high=None, whole=True
+            ),
+            "window_s": params.get("window_s") or None,
+        }
+        sent = [
+            {"problem": s.problem, "group": s.group, "completion": s.completion} for s in samples
+        ]
+        names = {"problem": "labels", "completions": "query", "group": "prompts"}
+        try:
+            scored = services.do_score_gathered(request.user, sent, options, names=names)
+        except services.GatherFailed as exc:
+            return _not_scored(exc)
+        return Response(protocols.openrlhf_answer(scored))

@@ -13,10 +13,16 @@ ServiceUnavailable says which server did not answer. A 4xx names the refused fie
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 
-from runs.client import MAX_BACKOFF, ServerRejected, api_request  # noqa: F401  (ServerRejected: a 4xx)
+from runs.client import (  # noqa: F401  (ServerRejected: a 4xx)
+    MAX_BACKOFF,
+    ServerBusy,
+    ServerRejected,
+    api_request,
+)
 
 
 class ServiceUnavailable(ConnectionError):
@@ -110,6 +116,50 @@ class ScoringClient:
     def score_job(self, groups, reward_config: str, *, sandbox_failure="wait", **fields) -> dict:
         job_id = self.submit(groups, reward_config, **fields)
         return self.wait(job_id, sandbox_failure=sandbox_failure)
+
+    def score_samples(
+        self,
+        problem: str,
+        completions: list[str],
+        reward_config: str,
+        *,
+        group: str,
+        group_size: int,
+        window_s: float | None = None,
+    ) -> list[dict]:
+        """Samples of one group sent as they come (POST /api/scoring/samples/): the server
+        gathers them with the rest of `group` (up to `group_size`, or for `window_s`), scores
+        the group as one and answers each sample's score with its group's kind and size.
+        Sent once, not retried: a retry would add the samples to the group again.
+        SandboxFailed when the group's job failed in the sandbox, ScoringFailed when it got
+        no scores otherwise."""
+        body = {
+            "reward_config": reward_config,
+            "problem": problem,
+            "completions": list(completions),
+            "group": group,
+            "group_size": group_size,
+        }
+        if window_s is not None:
+            body["window_s"] = window_s
+        url = self.base_url + "/api/scoring/samples/"
+        try:
+            return api_request("POST", url, self.token, body, self.timeout)["samples"]
+        except ServerBusy as exc:
+            if exc.code != 503:
+                raise ServiceUnavailable(
+                    f"codeopt scoring service at {self.base_url}: {exc}"
+                ) from None
+            try:
+                answer = json.loads(exc.text)
+            except ValueError:
+                answer = {}
+            detail = answer.get("detail") or str(exc)
+            if answer.get("sandbox"):
+                raise SandboxFailed(detail, answer.get("job")) from None
+            raise ScoringFailed(detail) from None
+        except ConnectionError as exc:
+            raise ServiceUnavailable(f"codeopt scoring service at {self.base_url}: {exc}") from None
 
     def score(self, groups, reward_config: str, **fields) -> list[list[float]]:
         answer = self.score_job(groups, reward_config, **fields)

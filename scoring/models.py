@@ -59,6 +59,38 @@ class ScoringJob(Job):
         ]
 
 
+class ScoringGather(models.Model):
+    """A group being gathered from samples sent one at a time (verl's reward loop, OpenRLHF's
+    remote reward: scoring/services/gathering.py). Open until it holds `group_size` samples
+    or `closes_at` passes; then one ScoringJob scores the whole group (`job`), or `error`
+    says why none could be queued."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scoring_gathers"
+    )
+    key = models.CharField(
+        max_length=64, help_text="sha256 of the client's group key, problem and reward config."
+    )
+    request = models.JSONField(help_text="{reward_config, problem, run, step}: the job's fields.")
+    group_size = models.PositiveIntegerField(help_text="Samples that complete the group.")
+    completions = models.JSONField(default=list, help_text="The samples, in arrival order.")
+    opened_at = models.DateTimeField(default=timezone.now)
+    closes_at = models.DateTimeField(help_text="The group is scored as it is at this time.")
+    open = models.BooleanField(default=True)
+    job = models.ForeignKey(
+        "workers.ScoringJob", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    error = models.TextField(blank=True, default="")
+
+    class Meta:
+        app_label = "workers"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "key"], condition=models.Q(open=True), name="one_open_gather"
+            )
+        ]
+
+
 class ScoringPart(Job):
     """One group of a ScoringJob, scored by whichever timing worker claims it first: the
     job's groups are spread over the workers (scoring/coordinator.py). `result` is

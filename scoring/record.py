@@ -24,6 +24,15 @@ def staleness(step: int | None, policy_version: int | None) -> float | None:
     return float(max(step - policy_version, 0))
 
 
+def group_kind(samples: list[dict]) -> str:
+    """One group's kind, as group_counts tells them apart: all_negative / all_positive when
+    every sample got the same reward (a zero is no credit: negative), else mixed."""
+    rewards = {float(s["reward"]) for s in samples}
+    if len(rewards) > 1:
+        return "mixed"
+    return "all_positive" if rewards.pop() > 0 else "all_negative"
+
+
 def group_kinds(groups: list[list[dict]], tie_band: float) -> dict[str, float]:
     """Shares of the groups by kind, as our trainer counts them
     (training.advantages.group_counts): all_negative, all_positive, mixed,
@@ -139,4 +148,4 @@ def record_api_job(job: ScoringJob, groups: list[list[dict]]) -> dict:
     if job.training_id is not None and job.step is not None:
         job.refresh_from_db(fields=["started_at", "created_at"])
         do_record_external_step(job, groups, step_metrics(job, groups, kinds, stale))
-    return {"group_kinds": kinds, "staleness": stale}
+    return {"group_kinds": kinds, "kinds": [group_kind(g) for g in groups], "staleness": stale}

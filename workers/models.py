@@ -7,6 +7,6 @@ changed; a new migration for any of them is still made here (`makemigrations wor
 from __future__ import annotations
 
 from foundation.liveness import WorkerHeartbeat  # noqa: F401
-from scoring.models import HostCalibration, ScoringJob, ScoringPart  # noqa: F401
+from scoring.models import HostCalibration, ScoringGather, ScoringJob, ScoringPart  # noqa: F401
 from timing.models import ModeNoiseCheck, TimingJob  # noqa: F401
 from training.models import RolloutSample, TrainingRun  # noqa: F401

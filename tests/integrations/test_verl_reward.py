@@ -25,7 +25,9 @@ def test_verls_reward_calls_score_through_the_service(
     out = tmp_path / "train.parquet"
     rewards = verl_reward.main(["--split", "train", "--out", str(out)])
     assert rewards == [1.0, -1.0, -1.0]  # a fast program; no program, in a batch and alone
-    assert set(pq.read_table(out).column_names) >= {"data_source", "prompt", "reward_model"}
+    table = pq.read_table(out)
+    assert set(table.column_names) >= {"data_source", "prompt", "reward_model"}
+    assert [info["index"] for info in table.column("extra_info").to_pylist()] == [0]
     batch, single = ScoringJob.objects.order_by("pk")
     assert [len(g["programs"]) for g in batch.request["groups"]] == [2]  # one group per prompt
     assert batch.worker and single.result["groups"][0][0]["verdict"] == "FORMAT"

@@ -65,6 +65,13 @@ def test_the_export_for_the_named_model_prompts_through_its_chat_format(built, a
     assert [turn["role"] for turn in row["prompt"]] == ["system", "user"]
     assert statement.strip() in row["prompt"][1]["content"]
     assert "<|im_start|>" not in row["prompt"][1]["content"]
+    # OpenRLHF's PromptDataset reads `input` (chat turns it templates) and `label`
+    lines = alice_api.get(
+        "/api/problems/export/", {"shape": "openrlhf", "model": "smollm2-135m-instruct"}
+    )
+    (record,) = [json.loads(line) for line in lines.content.decode().splitlines()]
+    assert record == {"input": row["prompt"], "label": "sum"}
+    assert row["extra_info"]["index"] == 0  # verl's per-sample reward names the group by it
     refused = alice_api.get("/api/problems/export/", {"model": "gpt-5"})
     assert refused.status_code == 400 and "model" in refused.json()
 

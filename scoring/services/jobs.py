@@ -181,14 +181,15 @@ def external_training(run_id: int) -> TrainingRun:
     return training
 
 
-def do_submit_scoring(user, data: object) -> ScoringJob:
+def do_submit_scoring(user, data: object, *, in_flight_limit: int | None = None) -> ScoringJob:
     """Check the request, store the job, queue `scoring.score_rollouts` after commit.
     Raises InputError (400), RunNotFound (404) or TooManyInFlight (429); nothing is stored
     or queued then.
 
     A request sent again with the `request_key` of one already stored (a client's retry
     after its answer was lost) answers that job and queues nothing; the same key with
-    another body is refused. The lock on the user's jobs in flight orders two at once."""
+    another body is refused. The lock on the user's jobs in flight orders two at once;
+    `in_flight_limit` replaces CODEOPT_SCORING_MAX_IN_FLIGHT (gathered groups: one job each)."""
     request = check_scoring_request(user, data)
     key = request.pop("request_key")
     with transaction.atomic():
@@ -203,7 +204,7 @@ def do_submit_scoring(user, data: object) -> ScoringJob:
                     "request_key", f"job {earlier.pk} was queued under this key with another body"
                 )
             return earlier
-        limit = settings.CODEOPT_SCORING_MAX_IN_FLIGHT
+        limit = in_flight_limit or settings.CODEOPT_SCORING_MAX_IN_FLIGHT
         if len(in_flight) >= limit:
             raise TooManyInFlight(f"{limit} scoring jobs queued or running; at most {limit}")
         training = external_training(request["run"]) if request["run"] else None
@@ -246,7 +247,11 @@ def scoring_answer(job: ScoringJob) -> dict:
             for score, program in zip(scored, sent["programs"], strict=True)
         ]
         worker = scored_by[index] if index < len(scored_by) else None
-        groups.append({"problem": sent["problem"], "samples": samples, "worker": worker})
+        kinds = result.get("kinds") or []
+        kind = kinds[index] if index < len(kinds) else None
+        groups.append(
+            {"problem": sent["problem"], "samples": samples, "worker": worker, "kind": kind}
+        )
     return {
         "id": job.pk,
         "status": job.status,
