@@ -23,6 +23,7 @@ connections.
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -40,6 +41,8 @@ from scoring.services.jobs import (
     do_submit_scoring,
     scoring_answer,
 )
+
+log = logging.getLogger("codeopt.scoring")
 
 GATHER_FIELDS = ("reward_config", "problem", "completions", "group", "group_size", "window_s")
 POLL_S = 0.1
@@ -200,6 +203,9 @@ def _watch_until_ended(watch: _Watch, deadline: float) -> None:
                     return
             time.sleep(POLL_S)
         watch.failure = GatherFailed("the group was not scored in time: is a timing worker up?")
+    except Exception as exc:  # the gather gone (deleted), the database down: said, not a 500
+        log.exception("watching gather %s failed", watch.gather_id)
+        watch.failure = GatherFailed(f"the group's gather could not be read: {exc}")
     finally:
         with _watches_lock:
             _watches.pop(watch.gather_id, None)

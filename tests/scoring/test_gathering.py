@@ -11,7 +11,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from execution.samples import FAST
-from scoring.client import SandboxFailed, ScoringClient
+from scoring.client import SandboxFailed, ScoringClient, ScoringFailed
 from scoring.models import ScoringGather, ScoringJob
 from tests.conftest import token_client, wait_until
 
@@ -114,3 +114,23 @@ def test_a_refused_sample_names_its_field_and_gathers_nothing(built, alice, chan
     assert answer.status_code == 400, answer.content
     assert field in answer.json(), answer.json()
     assert not ScoringGather.objects.exists() and not ScoringJob.objects.exists()
+
+
+def test_a_gather_gone_while_its_samples_wait_is_a_503_not_a_server_error(
+    built, alice, asgi_server
+):
+    client = ScoringClient(asgi_server, Token.objects.create(user=alice).key, timeout=120)
+    raised = []
+
+    def send():
+        try:
+            client.score_samples("sum", [OK], "binary-top50", group="row-1", group_size=2)
+        except ScoringFailed as exc:
+            raised.append(exc)
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    gather = wait_until(lambda: ScoringGather.objects.first(), 60, "the open gather")
+    gather.delete()  # an operator clearing the table, say
+    sender.join(timeout=60)
+    assert len(raised) == 1 and "could not be read" in str(raised[0])
