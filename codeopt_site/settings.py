@@ -186,9 +186,10 @@ CELERY_TASK_ROUTES = {
     "training.train": {"queue": "gpu"},
     "scoring.score_rollouts": {"queue": "timing"},
     "scoring.score_part": {"queue": "timing"},
-    # an evaluation that generates runs where models run; one of uploaded programs, where
-    # programs are timed (services.do_create_evaluation picks)
-    "evaluations.evaluate": {"queue": "gpu"},
+    # an evaluation that generates runs on its own lane (`eval`, where models run, beside the
+    # training runs of `gpu`); one of uploaded programs where programs are timed
+    # (Evaluation.queue picks)
+    "evaluations.evaluate": {"queue": "eval"},
     # speedup-source judging: the analyzer is CPU-light, the LLM judge waits on its endpoint
     "judges.judge": {"queue": "judge"},
 }

@@ -4,9 +4,10 @@ from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from codeopt_site import pages
+from codeopt_site import api_docs, pages
 from codeopt_site.views import api_not_found, favicon, healthz, not_found
 from evaluations import views as evaluation_views
+from evaluations.api import EvaluationViewSet
 from foundation import inputs
 from judges import views as judge_views
 from problems import views as problem_views
@@ -16,6 +17,7 @@ from runs import views as run_views
 from runs.api import RunViewSet
 from scoring.api import ScoringViewSet
 from training import views as training_views
+from training.api import SampleViewSet
 from workers import views as worker_views
 from workers.api import SandboxFailureViewSet
 
@@ -37,11 +39,29 @@ class IdConverter:
 
 register_converter(IdConverter, "id")
 
-router = DefaultRouter()
+
+class ApiRouter(DefaultRouter):
+    """DRF's router, whose root (/api/) links only the collections a GET can read: a
+    viewset without `list` (scoring: POST a job, GET one by id) would be a link answering
+    405 to the GET it invites."""
+
+    def get_api_root_view(self, api_urls=None):
+        list_name = self.routes[0].name  # the list route's name, "{basename}-list"
+        readable = {
+            prefix: list_name.format(basename=basename)
+            for prefix, viewset, basename in self.registry
+            if hasattr(viewset, "list")
+        }
+        return self.APIRootView.as_view(api_root_dict=readable)
+
+
+router = ApiRouter()
 router.register("runs", RunViewSet, basename="api-run")
 router.register("problems", ProblemViewSet, basename="api-problem")
 router.register("scoring", ScoringViewSet, basename="api-scoring")
 router.register("sandbox-failures", SandboxFailureViewSet, basename="api-sandbox-failure")
+router.register("evaluations", EvaluationViewSet, basename="api-evaluation")
+router.register("samples", SampleViewSet, basename="api-sample")
 
 urlpatterns = [
     path("", pages.run_list, name="run-list"),
@@ -78,8 +98,18 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    # the docs pages with a way back to the dashboard, every asset served here (templates/api)
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="schema", template_name="api/swagger_ui.html"),
+        name="api-docs",
+    ),
+    path(
+        "api/redoc/",
+        SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
+        name="api-redoc",
+    ),
+    path("api/redoc/redoc.standalone.js", api_docs.redoc_bundle, name="api-redoc-bundle"),
     # any other path under /api/, any method: a JSON 404, in debug mode too (Django's debug
     # 404 page is HTML, and handler404 only answers with DEBUG off)
     re_path(r"^api/", api_not_found, name="api-not-found"),

@@ -13,5 +13,5 @@ class EvaluationsConfig(AppConfig):
         """Tell foundation.queueing which of this app's jobs wait on which queue."""
         from evaluations.reads import queued_evaluations  # models: once ready
 
-        for queue in ("gpu", "timing"):  # generating, or scoring uploads only
+        for queue in ("eval", "timing"):  # generating, or scoring uploads only
             queueing.register(queue, partial(queued_evaluations, queue=queue))

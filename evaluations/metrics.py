@@ -62,10 +62,11 @@ def bootstrap_interval(
     seed: int = 0,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of `statistic` over problems resampled with
-    replacement; (nan, nan) without problems. per_problem: (problems,) or (problems, ...)
-    when `statistic` reduces axis 0 of each resample."""
+    replacement; (nan, nan), no interval, under two problems: every resample of one problem
+    is that problem, and low = high would pass a point for an interval. per_problem:
+    (problems,) or (problems, ...) when `statistic` reduces axis 0 of each resample."""
     values = np.asarray(per_problem, dtype=float)
-    if len(values) == 0:
+    if len(values) < 2:
         return (math.nan, math.nan)
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, len(values), size=(rounds, len(values)))
@@ -104,6 +105,11 @@ def few_problems_warning(n_problems: int | None) -> str:
         return ""
     if n_problems == 0:
         return "No problem was scored: there is no interval."
+    if n_problems == 1:
+        return (
+            "Only 1 problem: there is no spread between problems to resample, so no 95% "
+            f"interval; evaluate on at least {MIN_PROBLEMS_FOR_INTERVALS} problems for one."
+        )
     distinct = math.comb(2 * n_problems - 1, n_problems)
     noun = "problem" if n_problems == 1 else "problems"
     return (
@@ -159,7 +165,11 @@ class WinRate:
     compared: int
 
     def as_dict(self) -> dict:
-        return dict(self.__dict__)
+        """As JSON carries it: no interval (fewer than two problems) is None, not NaN."""
+        return {
+            k: None if isinstance(v, float) and math.isnan(v) else v
+            for k, v in self.__dict__.items()
+        }
 
 
 def win_rate(

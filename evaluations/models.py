@@ -51,8 +51,9 @@ class Evaluation(Job):
     @property
     def queue(self) -> str:
         """Its Celery queue: `timing` when it only scores uploaded programs (where programs
-        are timed), `gpu` when it generates (where models run)."""
-        return "timing" if self.source == self.Source.COMPLETIONS else "gpu"
+        are timed), `eval` when it generates: a lane of its own beside `gpu`, so that an
+        evaluation of a checkpoint never waits behind whole training runs."""
+        return "timing" if self.source == self.Source.COMPLETIONS else "eval"
 
 
 class EvaluationSample(models.Model):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
+from django.utils.timezone import now
 
 from evaluations import metrics, running
 from evaluations.models import Evaluation, EvaluationSample
@@ -214,6 +215,21 @@ def do_retry_evaluation(evaluation: Evaluation) -> int:
     )
     _queue(evaluation)
     return queued
+
+
+CANCELLED = "cancelled by {user} before it started"
+
+
+def do_cancel_evaluation(evaluation: Evaluation, user) -> bool:
+    """Cancel a queued evaluation: it ends `failed` with the error saying who cancelled it
+    (it can be retried like any failed one); its message, when a worker takes it, finds it
+    no longer queued and does nothing (claim). False when it had already started or ended."""
+    error = CANCELLED.format(user=user.username)
+    return bool(
+        Evaluation.objects.filter(pk=evaluation.pk, status=Evaluation.Status.QUEUED).update(
+            status=Evaluation.Status.FAILED, error=error, stage="cancelled", finished_at=now()
+        )
+    )
 
 
 # -- running ---------------------------------------------------------------------------------

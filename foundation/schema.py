@@ -1,7 +1,8 @@
 """The OpenAPI schema says what the API does (drf-spectacular post-processing): every error
-answer documented, every string of a request free of NUL bytes (the input policy); the paging
-parameters' bounds come from foundation.paging. Checked by tests/site/test_api_fuzz.py
-(Schemathesis)."""
+answer documented, every string of a request free of NUL bytes (the input policy), and the
+links from an answer to the operations that take its ids (OpenAPI links, which a client and
+Schemathesis' stateful run follow); the paging parameters' bounds come from foundation.paging.
+Checked by tests/site/test_api_fuzz.py (Schemathesis)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,35 @@ ERRORS = {
     "403": "Authenticated, but not allowed.",
     "404": "No such object that you can see (another team's answers alike).",
 }
+
+
+LINKS = "x-codeopt-links"
+"""Where a view declares the links of its answers (`extend_schema(extensions=links(...))`):
+drf-spectacular has no declaration for OpenAPI links; document_errors moves them in place."""
+
+
+def link(operation_id: str, description: str, **parameters: str) -> dict:
+    """An OpenAPI link to `operation_id`, its parameters runtime expressions such as
+    `$response.body#/id` or `$request.path.id`."""
+    return {"operationId": operation_id, "description": description, "parameters": parameters}
+
+
+def links(status: int, **named: dict) -> dict:
+    """`extend_schema(extensions=...)` for the links of the answer `status`, by name."""
+    return {LINKS: {str(status): named}}
+
+
+def _place_links(operation: dict, operation_ids: set[str]) -> None:
+    """Move an operation's declared links (LINKS) into its responses; a link to an operation
+    the schema does not have, or from an answer it does not document, is an error."""
+    for status, named in operation.pop(LINKS, {}).items():
+        response = operation.get("responses", {}).get(status)
+        targets = {name: declared["operationId"] for name, declared in named.items()}
+        missing = {name: target for name, target in targets.items() if target not in operation_ids}
+        if response is None or missing:
+            source = f"{operation['operationId']} {status}"
+            raise ValueError(f"links of {source}: no such answer or operation {missing}")
+        response.setdefault("links", {}).update(named)
 
 
 def _nul_free(schema: dict, components: dict, seen: set[str]) -> None:
@@ -45,13 +75,42 @@ def _nul_free(schema: dict, components: dict, seen: set[str]) -> None:
             _nul_free(child, components, seen)
 
 
+CLOSED: dict[str, dict] = {}
+"""Request components whose server refuses unknown fields: {component name: schema keys to
+add} (closed)."""
+
+
+def closed(**extra):
+    """Class decorator for a request serializer whose view refuses unknown fields: its
+    schema says so (additionalProperties: false), plus `extra` schema keys (a oneOf of the
+    fields one of which is required, say)."""
+
+    def mark(serializer):
+        CLOSED[serializer.__name__.removesuffix("Serializer")] = extra
+        return serializer
+
+    return mark
+
+
+def _close(components: dict) -> None:
+    for name, extra in CLOSED.items():
+        for component in (name, f"{name}Request"):  # COMPONENT_SPLIT_REQUEST names both
+            if component in components:
+                components[component].update({"additionalProperties": False, **extra})
+
+
 def document_errors(result, generator, request, public):
-    """drf-spectacular POSTPROCESSING_HOOKS: error answers and NUL-free request strings."""
+    """drf-spectacular POSTPROCESSING_HOOKS: error answers, NUL-free request strings and the
+    links views declare (LINKS)."""
     components = result.setdefault("components", {}).setdefault("schemas", {})
     components["Error"] = ERROR
+    _close(components)
     seen: set[str] = set()
-    for path, operations in result.get("paths", {}).items():
+    paths = result.get("paths", {})
+    operation_ids = {op["operationId"] for ops in paths.values() for op in ops.values()}
+    for path, operations in paths.items():
         for method, operation in operations.items():
+            _place_links(operation, operation_ids)
             if path.startswith("/api/schema"):
                 continue
             responses = operation.setdefault("responses", {})

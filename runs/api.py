@@ -7,11 +7,14 @@ import io
 
 import orjson
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import Prefetch
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
+    extend_schema_view,
     inline_serializer,
 )
 from rest_framework import mixins, serializers, status, viewsets
@@ -21,11 +24,12 @@ from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
+from foundation.schema import link, links
 from foundation.tenancy import check_team_for_new_run
 from rewards.models import RewardConfig
 from runs import reads, services
-from runs.ingest import MAX_KEY_LENGTH, BatchError
-from runs.models import Run, RunStatus
+from runs.ingest import MAX_KEY_LENGTH, MAX_STEP, BatchError, encode_value
+from runs.models import MetricSeries, Run, RunStatus
 
 
 class BatchJSONParser(JSONParser):
@@ -74,11 +78,16 @@ class RunSerializer(serializers.ModelSerializer):
     config = serializers.JSONField(
         required=False,
         allow_null=True,
-        help_text="Any JSON value; an object is stored as its JSON text, a string as is, "
-        "null as no config.",
+        help_text="Any JSON value, read back as sent (an object as an object); a string is "
+        "stored as is and read back as the JSON value its text is, if it is one; null: no "
+        "config.",
     )
     tags = serializers.ListField(
         child=StrictCharField(max_length=50), required=False, max_length=50
+    )
+    summary = serializers.SerializerMethodField(
+        help_text='Each metric\'s last value, by key, as a point is sent ("NaN", '
+        '"Infinity"): a runs table in one request.'
     )
     reward_config = RewardConfigNameField(
         slug_field="name",
@@ -100,9 +109,30 @@ class RunSerializer(serializers.ModelSerializer):
         ]
         fields = [
             *["id", "name", "status", "config", "reward_config", "model_name", "owner", "team"],
-            *["tags", "notes"],
+            *["tags", "notes", "summary"],
             *read_only_fields,
         ]
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "additionalProperties": {
+                "oneOf": [
+                    {"type": "number"},
+                    {"type": "string", "enum": ["NaN", "Infinity", "-Infinity"]},
+                ]
+            },
+        }
+    )
+    def get_summary(self, run: Run) -> dict:
+        return {series.key: encode_value(series.last_value) for series in run.series.all()}
+
+    def to_representation(self, instance: Run) -> dict:
+        """The config as the JSON value it was sent as (an object reads as one, not as its
+        text); no config: null."""
+        data = super().to_representation(instance)
+        data["config"] = reads.config_value(instance.config)
+        return data
 
     def validate_config(self, value):
         if self.instance is not None:
@@ -146,11 +176,21 @@ class PointValueField(serializers.JSONField):
     """A metric's value (runs.ingest.parse_value reads it)."""
 
 
+CONTROL_CHARACTERS = r"\u0000-\u001f\u007f-\u009f"
+KEY_PATTERN = rf"^[^{CONTROL_CHARACTERS}]*[^\s{CONTROL_CHARACTERS}][^{CONTROL_CHARACTERS}]*$"
+"""What `runs.ingest.parse_key` refuses that a schema can say: a control character, a blank
+key (it refuses other unprintable characters too, such as a line separator)."""
+
+
 class PointSerializer(serializers.Serializer):
     """Documents a point for the schema; validation is `runs.ingest.parse_batch` (speed)."""
 
-    step = serializers.IntegerField(min_value=0)
-    key = serializers.CharField(max_length=MAX_KEY_LENGTH)
+    step = serializers.IntegerField(min_value=0, max_value=MAX_STEP)
+    key = serializers.CharField(
+        max_length=MAX_KEY_LENGTH,
+        validators=[RegexValidator(KEY_PATTERN)],
+        help_text="Printable text, not blank, such as `rewards/mean`.",
+    )
     value = PointValueField(help_text='A number, null (NaN), "NaN", "Infinity" or "-Infinity".')
 
 
@@ -164,6 +204,17 @@ MIN_MAX_POINTS, MAX_MAX_POINTS = 10, 1_000_000
 RUN_STATUSES = [choice.value for choice in RunStatus]
 
 
+def run_links(run_id: str) -> dict:
+    """The links of an answer that names a run (`run_id`, a runtime expression): what a
+    trainer does next with it."""
+    return {
+        "GetRun": link("api_runs_retrieve", "The run.", id=run_id),
+        "UpdateRun": link("api_runs_partial_update", "Its status, tags or notes.", id=run_id),
+        "GetMetrics": link("api_runs_metrics_retrieve", "Its metrics.", id=run_id),
+        "PostMetrics": link("api_runs_metrics_create", "More metrics.", id=run_id),
+    }
+
+
 class TeamScopedViewSet(viewsets.GenericViewSet):
     """Shared policy: a user sees only their teams' runs (staff all); others are 404."""
 
@@ -173,6 +224,11 @@ class TeamScopedViewSet(viewsets.GenericViewSet):
         return services.visible_runs(self.request.user)
 
 
+@extend_schema_view(
+    create=extend_schema(extensions=links(201, **run_links("$response.body#/id"))),
+    retrieve=extend_schema(extensions=links(200, **run_links("$response.body#/id"))),
+    partial_update=extend_schema(extensions=links(200, **run_links("$response.body#/id"))),
+)
 class RunViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -190,7 +246,8 @@ class RunViewSet(
                 "status", {"type": "string", "enum": ["", *RUN_STATUSES]}, description="Empty: any."
             ),
             OpenApiParameter("team", str, description="A team's name."),
-        ]
+        ],
+        extensions=links(200, **run_links("$response.body#/results/0/id")),
     )
     def list(self, request, *args, **kwargs):
         status_ = request.query_params.get("status", "")
@@ -207,6 +264,8 @@ class RunViewSet(
             text=params.get("q", ""),
             status=params.get("status", ""),
             team=params.get("team", ""),
+        ).prefetch_related(  # the summary's last values: one query per page
+            Prefetch("series", queryset=MetricSeries.objects.only("run_id", "key", "last_value"))
         )
 
     @extend_schema(
@@ -239,6 +298,7 @@ class RunViewSet(
                 },
             )
         },
+        extensions=links(200, **run_links("$request.path.id")),
     )
     @action(
         detail=True,

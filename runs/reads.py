@@ -23,6 +23,17 @@ MAX_CONFIG_COLUMNS = 40
 Scalar = str | int | float | bool | None
 
 
+def config_value(config_text: str):
+    """A run's stored config as the JSON value it was sent as; text that is not JSON as
+    itself (a config stored verbatim need not be JSON); none: None."""
+    if not config_text:
+        return None
+    try:
+        return json.loads(config_text)
+    except ValueError:
+        return config_text
+
+
 def config_values(config_text: str) -> dict[str, Scalar]:
     """The scalar values of a run's stored config (its verbatim text, read as JSON), nested
     objects flattened to dotted keys (`optimizer.lr`), lists as their JSON text. {} when the

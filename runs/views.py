@@ -14,6 +14,8 @@ from runs import reads, services
 def run_compare(request):
     raw = request.GET.get("ids", "")
     ids = inputs.record_ids("ids", raw)
+    if not ids:  # reached from the navigation or a bare link: say how to pick runs
+        return render(request, "runs/run_compare.html", {"runs": [], "compared": []})
     runs = list(
         services.visible_runs(request.user).select_related("reward_config").filter(pk__in=ids)
     )

@@ -4,6 +4,7 @@ contract of issue 18 (declarations around scoring/services.py)."""
 from __future__ import annotations
 
 from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status, viewsets
@@ -12,9 +13,11 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from foundation import inputs
+from foundation.schema import closed, link, links
 from scoring import protocols, services
 
 
+@closed(oneOf=[{"required": ["programs"]}, {"required": ["completions"]}])
 class GroupSerializer(serializers.Serializer):
     problem = serializers.CharField(max_length=120, help_text="A built problem's slug.")
     programs = serializers.ListField(
@@ -32,6 +35,7 @@ class GroupSerializer(serializers.Serializer):
     )
 
 
+@closed()
 class ScoringRequestSerializer(serializers.Serializer):
     """Documents the request; validation is services.check_scoring_request (names a field)."""
 
@@ -79,6 +83,7 @@ class ScoredGroupSerializer(serializers.Serializer):
     kind = serializers.CharField(allow_null=True, help_text=KIND_HELP)
 
 
+@closed()
 class GatherRequestSerializer(serializers.Serializer):
     """Documents the request; validation is services.check_gather_request (names a field)."""
 
@@ -121,6 +126,7 @@ class GatheredSerializer(serializers.Serializer):
     samples = GatheredSampleSerializer(many=True)
 
 
+@closed()
 class OpenRLHFRequestSerializer(serializers.Serializer):
     """OpenRLHF's remote reward request (scoring/protocols.py)."""
 
@@ -148,6 +154,20 @@ class OpenRLHFAnswerSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.FloatField()),
         help_text=", ".join(f"codeopt/{name}" for name in protocols.OPENRLHF_LOGS),
     )
+
+
+class TokenAsBasicPasswordScheme(OpenApiAuthenticationExtension):
+    """The schema's word for TokenAsBasicPassword: HTTP Basic, the token as the password."""
+
+    target_class = "scoring.api.TokenAsBasicPassword"
+    name = "tokenAsBasicPassword"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "basic",
+            "description": "Any user name; your API token as the password.",
+        }
 
 
 class TokenAsBasicPassword(BasicAuthentication):
@@ -207,6 +227,9 @@ class ScoringViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         request=ScoringRequestSerializer,
+        extensions=links(
+            202, GetScoringJob=link("api_scoring_retrieve", "The job.", id="$response.body#/id")
+        ),
         responses={
             202: QueuedSerializer,
             429: OpenApiResponse(

@@ -184,7 +184,7 @@ class TrainingHost(Member):
 
     def start(self) -> None:
         self.stop()
-        argv = celery_worker_argv("-Q", "gpu", python=PYTHON)
+        argv = celery_worker_argv("-Q", "gpu,eval", python=PYTHON)
         argv += ["-n", self.hostname, "--pool", "threads", "--concurrency", "1"]
         argv += ["--prefetch-multiplier", "1"]
         self.starts += 1

@@ -36,7 +36,8 @@ trap 'stop; exit 130' INT
 trap 'stop; exit 143' TERM
 trap stop EXIT
 
-names=("web server (daphne)" "worker main@ (queues default, timing, judge)" "worker gpu@ (queue gpu)")
+names=("web server (daphne)" "worker main@ (queues default, timing, judge)" "worker gpu@ (queue gpu)"
+  "worker eval@ (queue eval)")
 $PY -m daphne -b 127.0.0.1 -p "$PORT" --access-log var/access.log codeopt_site.asgi:application &
 pids+=($!)
 $PY -m celery -A codeopt_site worker --loglevel warning --queues default,timing,judge --pool threads \
@@ -49,6 +50,11 @@ pids+=($!)
 # torch_threads.py). The timing jobs that score them share the same cores.
 OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" $PY -m celery -A codeopt_site worker --loglevel warning --queues gpu --pool threads \
   --concurrency 2 --hostname "gpu@%h" &
+pids+=($!)
+# Evaluations that generate have a lane of their own: a checkpoint's evaluation starts at
+# once, not after both 20-minute runs.
+OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" $PY -m celery -A codeopt_site worker --loglevel warning --queues eval --pool threads \
+  --concurrency 1 --hostname "eval@%h" &
 pids+=($!)
 
 for _ in $(seq 1 100); do

@@ -40,7 +40,47 @@ const codeopt = (() => {
     }
   }
 
-  const plotConfig = { displaylogo: false, responsive: true };
+  // The modebar keeps the buttons people use (download, zoom, pan, reset): a short bar.
+  const plotConfig = {
+    displaylogo: false, responsive: true,
+    modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d", "zoomIn2d", "zoomOut2d",
+      "toggleSpikelines", "hoverClosestCartesian", "hoverCompareCartesian"],
+  };
+  // Plotly shows its modebar in the figure's top right corner, where a long title runs: the
+  // title goes below a strip of this height (px), so the modebar never covers it.
+  const MODEBAR_ROOM = 30;
+  const TITLE_ROOM = 24; // a one-line title at font size 14, and a gap to the plot
+
+  // `layout` with its title moved below the modebar's strip and the top margin grown to fit.
+  function roomForModebar(layout) {
+    const title = layout.title;
+    const margin = { ...(layout.margin || {}) };
+    if (!title || !title.text) {
+      margin.t = Math.max(margin.t ?? 0, MODEBAR_ROOM);
+      return { ...layout, margin };
+    }
+    margin.t = Math.max(margin.t ?? 0, MODEBAR_ROOM + TITLE_ROOM);
+    return {
+      ...layout, margin,
+      title: { ...title, yref: "container", y: 1, yanchor: "top", pad: { ...(title.pad || {}), t: MODEBAR_ROOM } },
+    };
+  }
+
+  // Draw (or redraw) a chart: every page draws through here, so that every chart has the
+  // same modebar and room for it.
+  const plot = (element, data, layout, config = {}) =>
+    Plotly.react(element, data, roomForModebar(layout), { ...plotConfig, ...config });
+
+  // Twenty colours told apart at a glance (Plotly's ten, then black, light and dark ones
+  // none of those ten is), then hues a golden angle apart: no two series share one.
+  const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+    "#111111", "#aec7e8", "#98df8a", "#ff9896", "#c5b0d5", "#ffbb78", "#393b79", "#637939", "#843c39", "#7b4173"];
+  function colorOf(index) {
+    if (index < PALETTE.length) return PALETTE[index];
+    const k = index - PALETTE.length;
+    const hue = ((k * 137.508) % 360).toFixed(2);
+    return `hsl(${hue}, 70%, ${k % 2 ? 32 : 48}%)`;
+  }
 
   // An axis titled `text`; on a chart with no data (`empty`) it draws no ticks, grid or zero
   // line, so Plotly's placeholder range (-1 to 6) is not read as data.
@@ -52,5 +92,5 @@ const codeopt = (() => {
   const emptyNote = (empty, text) => (empty
     ? [{ text, showarrow: false, xref: "paper", yref: "paper", x: 0.5, y: 0.5 }] : []);
 
-  return { esc, fmt, when, statusCell, progressCell, fillTable, plotConfig, axis, emptyNote };
+  return { esc, fmt, when, statusCell, progressCell, fillTable, plotConfig, plot, colorOf, axis, emptyNote };
 })();

@@ -325,7 +325,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
     hostname = f"test-{os.getpid()}@%h"
     proc = Process(
         celery_worker_argv(
-            *("--pool", "threads", "--concurrency", "2", "-Q", "default,timing,gpu,judge"),
+            *("--pool", "threads", "--concurrency", "2", "-Q", "default,timing,gpu,eval,judge"),
             *("-n", hostname, "--purge"),
         ),
         env,

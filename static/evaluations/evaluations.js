@@ -4,8 +4,11 @@
 (() => {
   const { esc, statusCell, progressCell, when } = codeopt;
   const fmt = (v, d = 3) => codeopt.fmt(v, d);
-  const config = codeopt.plotConfig;
   const selected = new Set(new URLSearchParams(location.search).get("compare")?.split(",").filter(Boolean) || []);
+
+  // A win rate's 95% interval: none over fewer than two problems (evaluations/metrics.py).
+  const interval = (cell) => (cell.low === null
+    ? `[n/a — ${cell.compared === 1 ? "one problem" : "no problem"}]` : `[${fmt(cell.low, 2)}, ${fmt(cell.high, 2)}]`);
 
   const node = document.getElementById("comparison-data");
   if (node) {
@@ -18,21 +21,21 @@
         arrayminus: c.points.map((p) => p.value - (p.low ?? p.value)) },
       hovertemplate: `#${c.id} ${esc(c.name)}<br>τ = %{x}%: p<sub>τ</sub> pass@1 %{y:.3f}<extra></extra>`,
     }));
-    Plotly.newPlot("chart-ptau", lines, {
+    codeopt.plot("chart-ptau", lines, {
       title: { text: "pτ pass@1 over τ (error bars: 95% bootstrap interval over problems)", font: { size: 14 } },
       height: 420, margin: { l: 70, r: 20, t: 50, b: 60 },
       xaxis: { title: { text: "τ: speed bar, top τ% of human references (%)" }, autorange: "reversed" },
       yaxis: { title: { text: "pτ pass@1 (share of samples, mean over problems)" }, range: [0, 1.05] },
-    }, config);
+    });
 
     const w = data.win_rates;
     if (w.ids.length > 1) {
       const labels = w.ids.map((id, i) => `#${id} ${w.names[i]}`);
       const z = w.matrix.map((row) => row.map((cell) => (cell ? cell.rate : null)));
       const text = w.matrix.map((row) => row.map((cell) => (cell
-        ? `${fmt(cell.rate, 2)} [${fmt(cell.low, 2)}, ${fmt(cell.high, 2)}]<br>${cell.wins}W ${cell.ties}T ${cell.losses}L`
+        ? `${fmt(cell.rate, 2)} ${interval(cell)}<br>${cell.wins}W ${cell.ties}T ${cell.losses}L`
         : "")));
-      Plotly.newPlot("chart-winrate", [{
+      codeopt.plot("chart-winrate", [{
         type: "heatmap", x: labels, y: labels, z, zmin: 0, zmax: 1, text, texttemplate: "%{text}",
         colorscale: [[0, "#d73027"], [0.5, "#fee08b"], [1, "#1a9850"]], hoverongaps: false,
         hovertemplate: "%{y} over %{x}: %{z:.2f}<extra></extra>",
@@ -42,7 +45,7 @@
         height: Math.max(320, 120 + 60 * labels.length), margin: { l: 220, r: 20, t: 60, b: 120 },
         xaxis: { title: { text: "against" }, type: "category" },
         yaxis: { title: { text: "evaluation" }, type: "category", autorange: "reversed" },
-      }, config);
+      });
     }
   }
 

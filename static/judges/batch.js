@@ -3,7 +3,6 @@
 "use strict";
 (() => {
   const data = JSON.parse(document.getElementById("judge-data").textContent);
-  const config = codeopt.plotConfig;
   const cats = data.breakdown.categories;
   const verdicts = data.breakdown.verdicts; // the categories and "unclear" (an abstention)
   // counts: an empty cell is white, any pair at all is visibly blue
@@ -19,12 +18,12 @@
     type: "bar", name: "paper (GPT-OSS-120B, 174 pairs)", x: cats, y: cats.map((c) => data.breakdown.paper[c] ?? null),
     marker: { color: "#bbb" }, hovertemplate: "paper<br>%{x}: %{y:.0%}<extra></extra>",
   });
-  Plotly.newPlot("chart-breakdown", traces, {
+  codeopt.plot("chart-breakdown", traces, {
     title: { text: "Where the speed comes from: share of judged pairs per category", font: { size: 14 } },
     barmode: "group", height: 420, margin: { l: 70, r: 20, t: 50, b: 80 },
     xaxis: { title: { text: "category" } },
     yaxis: { title: { text: "share of judged pairs" }, tickformat: ".0%", range: [0, 1.1] },
-  }, config);
+  });
 
   // confusion matrices side by side: panels [{x title, y title, matrix, note, hover}]
   function matrixPanels(id, title, panels) {
@@ -46,7 +45,7 @@
       layout.annotations.push({ text: p.note, showarrow: false, xref: "paper", yref: "paper",
         x: (lo + hi) / 2, y: 1.02, yanchor: "bottom" });
     });
-    Plotly.newPlot(id, traces, layout, config);
+    codeopt.plot(id, traces, layout);
   }
 
   if (data.agreement.length) {

@@ -8,7 +8,7 @@
   const unit = c.mode === "instructions" ? "instructions" : "s";
   const olds = c.points.map((p) => p[0]);
   const lo = Math.min(...olds), hi = Math.max(...olds);
-  Plotly.newPlot("chart-calibration", [
+  codeopt.plot("chart-calibration", [
     { type: "scatter", mode: "markers", name: "(stored, re-measured) pairs", x: olds, y: c.points.map((p) => p[1]),
       text: c.points.map((p) => `${esc(p[2])} on ${esc(p[3])}`), hovertemplate: "%{text}<br>old %{x:.4g}, new %{y:.4g}<extra></extra>",
       marker: { size: 7, color: "#1f77b4" } },
@@ -22,5 +22,5 @@
     xaxis: { title: { text: `stored runtime (${unit}, ${c.mode})` } },
     yaxis: { title: { text: `re-measured now (${unit}, ${c.mode})` } },
     legend: { orientation: "h", y: -0.2 },
-  }, codeopt.plotConfig);
+  });
 })();

@@ -20,12 +20,12 @@
     traces.push({ type: "funnel", name: `${name} split`, y: ["split (train / test)"], x: [count],
       textinfo: `value+text`, text: [name], marker: { color: name === "train" ? "#2ca02c" : "#9467bd" } });
   }
-  Plotly.newPlot("chart-funnel", traces, {
+  codeopt.plot("chart-funnel", traces, {
     title: { text: "Problems passing each stage (count; % of candidates)", font: { size: 14 } },
     height: 360, margin: { l: 220, r: 20, t: 40, b: 40 }, funnelmode: "stack",
     xaxis: codeopt.axis("problems", !funnel.length),
     annotations: codeopt.emptyNote(!funnel.length, "no finished build yet"),
-  }, codeopt.plotConfig);
+  });
 
   function table(builds) {
     fillTable(document.querySelector("#builds tbody"), builds, (b) => {

@@ -30,13 +30,13 @@
       hovertemplate: "%{text}<br>%{y:.1f} ms<extra></extra>",
     });
   }
-  Plotly.newPlot("chart-runtimes", traces, {
+  codeopt.plot("chart-runtimes", traces, {
     height: 420, margin: { l: 70, r: 10, t: 20, b: 90 }, boxmode: "group",
     xaxis: codeopt.axis("test", !points.length),
     yaxis: codeopt.axis("CPU time per run (ms, log scale)", !points.length, { type: "log" }),
     legend: { orientation: "h", y: 1.08 },
     annotations: codeopt.emptyNote(!points.length, data.empty),
-  }, codeopt.plotConfig);
+  });
 
   // The probe curve: CPU time of each correct reference against SIZE, per generator.
   const curves = JSON.parse(document.getElementById("probe-data").textContent);
@@ -71,11 +71,11 @@
     y1: 1000 * target, line: { dash: "dash", color: "#d62728", width: 1 } }] : [];
   const notes = target && !empty ? [{ xref: "paper", x: 1, xanchor: "right", y: Math.log10(1000 * target),
     yanchor: "bottom", text: `T_slow ${target} s`, showarrow: false, font: { color: "#d62728", size: 11 } }] : [];
-  Plotly.newPlot("chart-probes", probeTraces, {
+  codeopt.plot("chart-probes", probeTraces, {
     height: 380, margin: { l: 70, r: 10, t: 20, b: 60 }, shapes,
     xaxis: codeopt.axis("SIZE (generator argument, log scale)", empty, { type: "log" }),
     yaxis: codeopt.axis("CPU time of one run (ms, log scale)", empty, { type: "log" }),
     legend: { orientation: "h", y: -0.25 },
     annotations: notes.concat(codeopt.emptyNote(empty, "no generator measured yet: run a dataset build")),
-  }, codeopt.plotConfig);
+  });
 })();

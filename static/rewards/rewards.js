@@ -4,7 +4,6 @@
 (() => {
   const { esc, statusCell, progressCell, fillTable, when } = codeopt;
   const fmt = (v, d = 2) => codeopt.fmt(v, d, "n/a");
-  const config = codeopt.plotConfig;
   const node = document.getElementById("simulation-data");
 
   if (node) {
@@ -41,26 +40,28 @@
     panels.forEach((p, i) => {
       layout[`xaxis${i + 1}`] = { domain: [i * width, (i + 1) * width - gap], title: { text: "injected noise (CV)" }, type: "category" };
     });
-    Plotly.newPlot("chart-heatmap", traces, layout, config);
+    codeopt.plot("chart-heatmap", traces, layout);
 
     const select = document.getElementById("curve-noise");
     sim.noise_cvs.forEach((cv, i) => select.add(new Option(`CV ${cv}`, String(i))));
     const centers = Array.from({ length: 10 }, (_, b) => (b + 0.5) / 10);
     function curves() {
       const level = Number(select.value);
-      const lines = sim.results.map((r) => ({
+      // a colour of its own per configuration (Plotly's ten would repeat past ten, two
+      // flagged ones then alike); the dash says flagged
+      const lines = sim.results.map((r, i) => ({
         type: "scatter", mode: "lines+markers", name: r.name + (r.flagged ? ` (${r.flags.join(", ")})` : ""),
         x: centers, y: r.by_noise[level].curve, connectgaps: false,
-        line: { dash: r.flagged ? "dot" : "solid" },
+        line: { color: codeopt.colorOf(i), dash: r.flagged ? "dot" : "solid" }, marker: { color: codeopt.colorOf(i) },
         hovertemplate: `${esc(r.name)}<br>quality %{x:.2f}: mean reward %{y:.3f}<extra></extra>`,
       }));
-      Plotly.react("chart-curves", lines, {
+      codeopt.plot("chart-curves", lines, {
         title: { text: `Mean reward per quality decile at noise CV ${sim.noise_cvs[level]} (dotted: flagged)`, font: { size: 14 } },
         height: 460, margin: { l: 70, r: 20, t: 50, b: 60 },
         xaxis: { title: { text: "reference quality: 1 − speed percentile among the other references / 100 (decile centres)" }, range: [0, 1] },
         yaxis: { title: { text: "mean reward (reward units)" } },
         legend: { font: { size: 11 } },
-      }, config);
+      });
     }
     select.addEventListener("change", curves);
     curves();

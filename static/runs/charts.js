@@ -85,7 +85,7 @@ const codeoptCharts = (() => {
     const opts = controls();
     const drawn = figure(chart, { runs: state.runs, data: state.data, opts, groups: groupRuns(state.runs, opts.groupBy) });
     div.classList.toggle("wide", drawn.wide); // before drawing: Plotly sizes to the div
-    Plotly.react(div, drawn.data, drawn.layout, codeopt.plotConfig);
+    codeopt.plot(div, drawn.data, drawn.layout);
     div.dataset.points = String(drawn.points);
     div.dataset.scale = drawn.scale;
     div.dataset.note = drawn.note;

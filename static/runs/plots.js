@@ -21,11 +21,9 @@ const codeoptPlots = (() => {
     { key: "groups/all_positive", name: "all positive", color: "#1f77b4" },
   ];
   const TIED = { key: "groups/all_correct_tied", name: "tied within noise", color: "#111" };
-  // Ten clearly different colours, then hues a golden angle apart: no two runs share one.
-  const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"];
   const NAME_CHARS = 28; // legend entries longer than this are cut; hover shows the whole name
 
-  const { esc } = codeopt;
+  const { esc, colorOf } = codeopt; // colorOf: no two runs share a colour
 
   let table = null;
   function units() {
@@ -49,13 +47,6 @@ const codeoptPlots = (() => {
     const { units: byName, metrics } = units();
     const entry = metrics.find((e) => matches(e.pattern, key));
     return entry ? { ...byName[entry.unit], name: entry.unit, label: entry.label } : null;
-  }
-
-  function colorOf(index) {
-    if (index < PALETTE.length) return PALETTE[index];
-    const k = index - PALETTE.length;
-    const hue = ((k * 137.508) % 360).toFixed(2);
-    return `hsl(${hue}, 70%, ${k % 2 ? 32 : 48}%)`;
   }
 
   function withAlpha(color, alpha) {
@@ -276,7 +267,8 @@ const codeoptPlots = (() => {
 
   // The y axis for `unit` and what a log scale could not draw (`note`, "" when nothing).
   function yAxis(unit, title, requestedLog, traces) {
-    const values = traces.filter((t) => t.meta.role !== "nonfinite" && t.visible !== false)
+    // the points drawn from data (an EMA smooths the same values: not counted twice)
+    const values = traces.filter((t) => !["nonfinite", "ema"].includes(t.meta.role) && t.visible !== false)
       .flatMap((t) => t.y).filter((v) => v !== null && Number.isFinite(v));
     const notPositive = values.filter((v) => v <= 0).length;
     let log = requestedLog, note = "";
@@ -310,6 +302,9 @@ const codeoptPlots = (() => {
     const unit = unitOf(kinds ? GROUP_KINDS[0].key : chart);
     const name = kinds ? "kinds" : chart.split("/").pop();
     const { axis, note, log } = yAxis(unit, unit ? `${name} (${unit.label})` : chart, ctx.opts.log, built.traces);
+    // Plotly draws a value <= 0 on a log axis at the axis edge, a line falling off the chart
+    // (an EMA of values around 0 is one): such a point is left out, a gap in its line
+    if (log) built.traces.forEach((t) => { t.y = t.y.map((v) => (v > 0 ? v : null)); });
     // a legend when it tells traces apart (runs, groups, raw and EMA, kinds); non-finite
     // markers are named in the title and their hover
     const inLegend = built.traces.filter((t) => t.showlegend !== false && t.meta.role !== "nonfinite").length;

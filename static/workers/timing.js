@@ -46,31 +46,47 @@
     const jobs = data.jobs;
     const modes = ["wall", "cpu", "instructions"];
     const jitterJobs = jobs.filter((j) => Object.keys(j.jitter).length);
-    Plotly.react("chart-jitter", modes.map((mode) => ({
+    codeopt.plot("chart-jitter", modes.map((mode) => ({
       type: "bar", name: mode,
       x: jitterJobs.map((j) => `${j.kind === "rank_check" ? "rank check: " : ""}${j.package} ${j.created_at.slice(11, 16)}`),
       y: jitterJobs.map((j) => j.jitter[mode] ?? null),
     })), { ...layout("Rank jitter per mode", "jitter job", "percentile points", !jitterJobs.length), barmode: "group",
       // jitter is never negative; all-zero bars must still read as 0 on a 0-5 axis
       yaxis: codeopt.axis("percentile points", !jitterJobs.length, { rangemode: "tozero",
-        range: [0, Math.max(5, ...jitterJobs.flatMap((j) => Object.values(j.jitter).filter((v) => v !== null))) * 1.1] }) },
-    { displaylogo: false });
+        range: [0, Math.max(5, ...jitterJobs.flatMap((j) => Object.values(j.jitter).filter((v) => v !== null))) * 1.1] }) });
     const cvs = jobs.flatMap((j) => j.cpu_cvs);
-    Plotly.react("chart-cv", [{ type: "histogram", x: cvs, nbinsx: 30 }],
-      layout("CV of repeated CPU times", "coefficient of variation (stdev / mean)", "tests", !cvs.length),
-      { displaylogo: false });
+    codeopt.plot("chart-cv", [{ type: "histogram", x: cvs, nbinsx: 30 }],
+      layout("CV of repeated CPU times", "coefficient of variation (stdev / mean)", "tests", !cvs.length));
     const workers = data.queues.timing_workers;
-    Plotly.react("chart-throughput", [{ type: "bar", x: workers.map((w) => w.worker), y: workers.map((w) => w.busy_s),
+    codeopt.plot("chart-throughput", [{ type: "bar", x: workers.map((w) => w.worker), y: workers.map((w) => w.busy_s),
       text: workers.map((w) => `${w.jobs} timing jobs, ${w.scoring_groups} scoring groups, ${w.builds} dataset builds`
         + (w.executions_per_s === null ? "" : `, ${w.executions_per_s} executions/s`)),
       hovertemplate: "%{x}: %{y:.1f} s busy<br>%{text}<extra></extra>" }],
-      layout("Work per worker (last hour)", "worker", "seconds busy", !workers.length), { displaylogo: false });
-    const started = jobs.filter((j) => j.queue_wait_s !== null);
-    Plotly.react("chart-wait", [{ type: "scatter", mode: "markers", x: started.map((j) => new Date(j.created_at)), y: started.map((j) => j.queue_wait_s) }],
-      layout("Queue wait per job", "queued at (UTC)", "seconds", !started.length), { displaylogo: false });
+      layout("Work per worker (last hour)", "worker", "seconds busy", !workers.length));
+    queueWait(jobs.filter((j) => j.queue_wait_s !== null));
     const depth = data.queues.depth;
     document.getElementById("queues").textContent =
       `Queue depth: ${Object.entries(depth).map(([q, n]) => `${q} ${n}`).join(", ")} · timing jobs waiting: ${data.queues.timing_jobs_waiting} · scoring groups waiting: ${data.queues.scoring_groups_waiting}`;
+  }
+
+  const WAIT_AXIS_MIN_S = 1; // the shortest wait axis: sub-millisecond waits read as ~0 s, not as a scale
+
+  // A wait in the unit that reads best: "0.4 ms", "3.2 s", "12.5 min".
+  const waitText = (seconds) => (seconds < 1 ? `${fmt(1000 * seconds, 1)} ms`
+    : seconds < 120 ? `${fmt(seconds, 1)} s` : `${fmt(seconds / 60, 1)} min`);
+
+  // Queue wait per job, in seconds from 0: a wait is never negative (a start stamped a hair
+  // before its queueing by another host's clock is drawn as no wait), and the axis spans at
+  // least WAIT_AXIS_MIN_S, so that Plotly does not stretch microseconds into a scale.
+  function queueWait(started) {
+    const waits = started.map((j) => Math.max(0, j.queue_wait_s));
+    const empty = !started.length;
+    codeopt.plot("chart-wait", [{
+      type: "scatter", mode: "markers", x: started.map((j) => new Date(j.created_at)), y: waits, cliponaxis: false,
+      text: waits.map(waitText), hovertemplate: "queued %{x|%H:%M:%S}: waited %{text}<extra></extra>",
+    }], { ...layout("Queue wait per job", "queued at (UTC)", "queue wait (seconds)", empty),
+      yaxis: codeopt.axis("queue wait (seconds)", empty, {
+        rangemode: "nonnegative", range: [0, Math.max(WAIT_AXIS_MIN_S, ...waits) * 1.1], tickformat: ",~r" }) });
   }
 
   function calibration(data) {
@@ -112,12 +128,12 @@
       layer: "below", line: { dash: "dash", color: "#777", width: 1.5 } }));
     const annotations = data.paper.map((p) => ({ text: `paper: ${esc(p.label)} (~${p.points} points)`, showarrow: false,
       xref: "paper", x: 1, xanchor: "right", y: p.points, yanchor: "bottom", font: { size: 11, color: "#555" } }));
-    Plotly.react("chart-mode-noise", traces, {
+    codeopt.plot("chart-mode-noise", traces, {
       title: { text: "Rank jitter p95 per timing mode, idle vs loaded", font: { size: 14 } },
       height: 400, margin: { l: 60, r: 10, t: 36, b: 50 }, barmode: "group", shapes, annotations,
       xaxis: codeopt.axis("timing mode", false),
       yaxis: codeopt.axis("rank jitter p95 (percentile points)", false, { rangemode: "tozero", range: [0, highest * 1.12] }),
-    }, codeopt.plotConfig);
+    });
   }
 
   async function refresh() {

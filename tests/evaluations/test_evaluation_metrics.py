@@ -54,8 +54,18 @@ def test_the_bootstrap_interval_is_seeded_and_narrows_with_more_problems():
     assert metrics.bootstrap_interval(few, seed=1) == metrics.bootstrap_interval(few, seed=1)
     width = lambda interval: interval[1] - interval[0]  # noqa: E731
     assert width(metrics.bootstrap_interval(many)) < width(metrics.bootstrap_interval(few)) / 3
-    assert metrics.bootstrap_interval(np.array([0.25])) == (0.25, 0.25)
     assert all(math.isnan(v) for v in metrics.bootstrap_interval(np.array([])))
+
+
+def test_one_problem_has_no_interval_rather_than_a_zero_width_one():
+    # every resample of one problem is that problem: low = high would pass for certainty
+    assert all(math.isnan(v) for v in metrics.bootstrap_interval(np.array([0.25])))
+    one = metrics.p_tau([[S(True, 10.0), S(False, None)]], (100,))[100.0]
+    assert one.value == 0.5 and math.isnan(one.low) and math.isnan(one.high)
+    assert metrics.json_safe(one.as_dict()) == {"value": 0.5, "low": None, "high": None}
+    two = metrics.bootstrap_interval(np.array([0.0, 1.0]))
+    assert two[0] < two[1]  # two problems already spread
+    assert "no 95% interval" in metrics.few_problems_warning(1)
 
 
 def correct(*costs: float) -> list[S]:

@@ -71,11 +71,13 @@ def test_the_comparison_table_and_csv_carry_the_stored_figures(built, client, al
     page = client.get(f"/evaluations/?compare={mixed.pk},{slow.pk}").content.decode()
     assert page.count("<tr data-evaluation=") == 2
     assert "<th>p20 pass@1 [95% CI]</th>" in page  # the extra τ asked for by one of them
-    assert "0.500 <small>[0.500, 0.500]</small>" in page  # mixed: p100 = 1 of 2
+    # mixed: p100 = 1 of 2, on one problem: no interval rather than [0.500, 0.500]
+    assert '0.500 <small class="no-interval">[n/a — one problem]</small>' in page
     exported = client.get(f"/evaluations/export.csv?ids={mixed.pk},{slow.pk}")
     rows = list(csv.DictReader(io.StringIO(exported.content.decode())))
     assert [int(r["evaluation"]) for r in rows] == [mixed.pk, slow.pk]
     assert float(rows[0]["p100"]) == 0.5 and float(rows[1]["p100"]) == 1.0
+    assert rows[0]["p100_low"] == rows[0]["p100_high"] == ""  # none over one problem
     assert rows[1]["p20"] == ""  # not asked for in that evaluation
     assert exported["Content-Disposition"].endswith(f'evaluations-{mixed.pk}-{slow.pk}.csv"')
     assert client.get("/evaluations/export.csv?ids=x").status_code == 400
@@ -111,7 +113,7 @@ def test_a_run_page_offers_its_checkpoints_for_evaluation(built, client, alice, 
     )
     evaluation = Evaluation.objects.get()
     assert response.status_code == 302
-    assert queued == [("evaluations.evaluate", [evaluation.pk], "gpu")]  # it generates
+    assert queued == [("evaluations.evaluate", [evaluation.pk], "eval")]  # it generates
     assert (evaluation.run_id, evaluation.step, evaluation.n, evaluation.team) == (
         run.pk,
         0,

@@ -37,7 +37,7 @@ def test_every_task_named_by_a_service_is_registered_and_routed():
         ("scoring.score_rollouts", "timing"),
         ("scoring.score_part", "timing"),
         ("training.train", "gpu"),
-        ("evaluations.evaluate", "gpu"),
+        ("evaluations.evaluate", "eval"),
         ("judges.judge", "judge"),
     ]:
         assert name in app.tasks, name

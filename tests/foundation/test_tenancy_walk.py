@@ -28,6 +28,7 @@ TEAM_SCOPED = {
     "judges.JudgeBatch", "judges.JudgePair", "judges.Judgment",
     "runs.LiveMessage",  # a run's live messages, relayed only to that run's viewers
     "workers.ScoringPart",  # a group of a ScoringJob: its job's scope, read only through it
+    "workers.ScoringGather",  # samples its owner sent one at a time: answered only to them
 }  # fmt: skip
 SHARED = {
     "runs.Team", "problems.Problem", "problems.ProblemTest", "problems.ReferenceSolution",
@@ -38,7 +39,7 @@ SHARED = {
     "workers.ModeNoiseCheck", "rewards.RewardRanking",
 }  # fmt: skip
 # answer anyone (healthz: up/down only; favicon: the site's icon)
-PUBLIC = {"healthz", "favicon", "schema", "api-docs", "api-redoc"}
+PUBLIC = {"healthz", "favicon", "schema", "api-docs", "api-redoc", "api-redoc-bundle"}
 # routes whose path names one of red's objects
 RED_PATHS = {
     "run-detail", "run-progress", "training-stop", "run-samples", "judge-batch", "judge-label",

@@ -57,4 +57,4 @@ def test_a_run_created_with_a_null_config_has_none(alice_api):
     # the schema allows any JSON value for config, null included: accepted, stored as no config
     response = alice_api.post("/api/runs/", {"name": "n", "config": None}, format="json")
     assert response.status_code == 201, response.json()
-    assert response.json()["config"] == ""
+    assert response.json()["config"] is None

@@ -1,29 +1,40 @@
-"""The API against its own OpenAPI schema (issue 16, item 6): Schemathesis generates requests
-from /api/schema/, valid and invalid, and checks every answer: never a 5xx, a status and a body
-the schema documents, input the schema forbids refused (4xx). Not checked for writes: that every
-input the schema allows is accepted (Schemathesis' positive_data_acceptance): a run's team must be
-one of yours and a reward configuration must exist, which no schema can say; such a refusal
-is a documented 400 naming the field. Bounded in examples per operation and mode
-(`CODEOPT_FUZZ_EXAMPLES`, default 30) so that it fits the suite; derandomized, so a failure
+"""The API against its own OpenAPI schema (issue 16, item 6; issue 34, item 5): Schemathesis
+generates requests from /api/schema/, valid and invalid, and checks every answer: never a 5xx,
+a status and a body the schema documents, input the schema forbids refused (4xx). Once per
+operation, and once as a state machine that follows the schema's links (a run created, then
+read, changed and given metrics; a sandbox failure listed, then retried), so that answers about
+objects that exist are checked too. Not checked for writes: that every input the schema allows
+is accepted (Schemathesis' positive_data_acceptance): a run's team must be one of yours and a
+reward configuration must exist, which no schema can say; such a refusal is a documented 400
+naming the field. Bounded in examples per operation and mode (`CODEOPT_FUZZ_EXAMPLES`, default
+30) and in scenarios and their steps (`CODEOPT_FUZZ_SCENARIOS`, default 160;
+`CODEOPT_FUZZ_STEPS`, default 8) so that it fits the suite; derandomized, so a failure
 repeats."""
 
 from __future__ import annotations
 
 import os
+import re
+from collections import defaultdict
 
 import pytest
 import schemathesis
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
-from hypothesis import HealthCheck, given, settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+from hypothesis import HealthCheck, Phase, given, settings
 from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from timing.models import TimingJob
+
 pytestmark = pytest.mark.django_db
 
 FUZZ_EXAMPLES = int(os.environ.get("CODEOPT_FUZZ_EXAMPLES", "30"))
+FUZZ_SCENARIOS = int(os.environ.get("CODEOPT_FUZZ_SCENARIOS", "160"))
+FUZZ_STEPS = int(os.environ.get("CODEOPT_FUZZ_STEPS", "8"))
 
 
 @pytest.fixture
@@ -35,6 +46,14 @@ def api_schema(db):
     yield schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
     signals.request_started.connect(close_old_connections)
     signals.request_finished.connect(close_old_connections)
+
+
+def auth_headers(user) -> dict[str, str]:
+    return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+
+
+def writes(case) -> bool:
+    return case.method.upper() in ("POST", "PATCH")
 
 
 def mutable(operation) -> bool:
@@ -49,8 +68,7 @@ def operations(schema):
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_the_api_answers_as_its_schema_says(api_schema, alice, alice_run, mode):
-    token = Token.objects.get_or_create(user=alice)[0].key
-    headers = {"Authorization": f"Token {token}"}
+    headers = auth_headers(alice)
     walked = []
     for operation in operations(api_schema):
         # valid requests name alice's run; invalid ones may name anything
@@ -67,8 +85,7 @@ def test_the_api_answers_as_its_schema_says(api_schema, alice, alice_run, mode):
         )
         def run(case):
             # a read's valid input is always accepted; a write's may break a rule (above)
-            writes = case.method.upper() in ("POST", "PATCH")
-            excluded = [positive_data_acceptance] if writes else []
+            excluded = [positive_data_acceptance] if writes(case) else []
             case.call_and_validate(headers=headers, excluded_checks=excluded)
 
         if mode == GenerationMode.NEGATIVE and not mutable(operation):
@@ -76,6 +93,89 @@ def test_the_api_answers_as_its_schema_says(api_schema, alice, alice_run, mode):
         run()
         walked.append(operation.label)
     assert len(walked) >= (8 if mode == GenerationMode.POSITIVE else 6), walked
+
+
+@pytest.fixture
+def sandbox_failures(alice) -> list[TimingJob]:
+    """Timing jobs of alice's that failed in the sandbox: what /api/sandbox-failures/ lists
+    and its retry link queues again (a retried one is no longer listed)."""
+    return [
+        TimingJob.objects.create(
+            owner=alice,
+            package_dir="/packages/sum",
+            source="print(sum(map(int, input().split())))",
+            language="python",
+            status=TimingJob.Status.FAILED,
+            error="SandboxError: no verdict for program: exec: EAGAIN",
+            finished_at=timezone.now(),
+        )
+        for _ in range(3)
+    ]
+
+
+def test_the_api_answers_as_its_schema_says_along_its_links(
+    api_schema, alice, alice_run, sandbox_failures, enqueued
+):
+    headers = auth_headers(alice)
+    by_link: defaultdict[str, list[int]] = defaultdict(list)  # target: statuses, via a link
+
+    class Workflow(api_schema.exclude(path_regex="^/api/schema").as_state_machine()):
+        def setup(self):
+            # each scenario starts from the fixtures' rows: Hypothesis replays a scenario to
+            # shrink it, and a link's values must be there again
+            self.scenario = transaction.atomic()
+            self.scenario.__enter__()
+
+        def teardown(self):
+            transaction.set_rollback(True)
+            self.scenario.__exit__(None, None, None)
+
+        def get_call_kwargs(self, case):
+            return {"headers": headers}
+
+        def step(self, input):
+            output = super().step(input)
+            if input.transition is not None and input.is_applied:
+                by_link[input.case.operation.label].append(output.response.status_code)
+            return output
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(
+                response,
+                additional_checks=additional_checks,
+                excluded_checks=[positive_data_acceptance] if writes(case) else [],
+                headers=headers,  # the token is ours, not generated (the auth checks ask)
+                transport_kwargs=kwargs or None,
+                recorder=self.recorder,
+            )
+
+    Workflow.run(
+        settings=settings(
+            max_examples=FUZZ_SCENARIOS,
+            stateful_step_count=FUZZ_STEPS,
+            phases=[Phase.generate],
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            derandomize=True,
+            database=None,
+        )
+    )
+    # every link was followed, and all but a metric batch answered 2xx at least once (a
+    # generated batch seldom has only keys the server takes: see runs.api.KEY_PATTERN)
+    assert set(by_link) == {
+        "GET /api/runs/{id}/",
+        "PATCH /api/runs/{id}/",
+        "GET /api/runs/{id}/metrics/",
+        "POST /api/runs/{id}/metrics/",
+        "POST /api/sandbox-failures/{kind}/{job_id}/retry/",
+    }, by_link
+    succeeded = {target for target, statuses in by_link.items() if min(statuses) < 300}
+    assert {
+        "GET /api/runs/{id}/",
+        "PATCH /api/runs/{id}/",
+        "GET /api/runs/{id}/metrics/",
+        "POST /api/sandbox-failures/{kind}/{job_id}/retry/",
+    } <= succeeded, by_link
 
 
 def test_the_schema_documents_what_the_fuzzer_found_missing(alice_api, alice_run):
@@ -101,3 +201,37 @@ def test_the_schema_documents_what_the_fuzzer_found_missing(alice_api, alice_run
     answer = alice_api.post("/api/runs/", {"name": "x", "tags": [3.5]}, format="json")
     assert answer.status_code == 400 and "tags" in answer.json()
     assert alice_api.get("/api/runs/abc/").json() == {"detail": "Not found."}
+
+
+def test_the_schema_documents_what_the_stateful_run_found_missing(
+    alice_api, alice_run, sandbox_failures, enqueued
+):
+    """A retry answered 202, and 409 once queued, where the schema said 200; a step above
+    2**53 and a key with a control character or only spaces were refused, which the schema
+    did not say. And the links it follows are in the schema, for any client."""
+    schema = alice_api.get("/api/schema/?format=json").json()
+    paths = schema["paths"]
+    retry = paths["/api/sandbox-failures/{kind}/{job_id}/retry/"]["post"]["responses"]
+    assert {"202", "404", "409"} <= set(retry) and "200" not in retry
+    url = f"/api/sandbox-failures/timing/{sandbox_failures[0].pk}/retry/"
+    assert [alice_api.post(url).status_code for _ in range(2)] == [202, 409]
+
+    point = schema["components"]["schemas"]["PointRequest"]["properties"]
+    assert point["step"]["maximum"] == 2**53
+    pattern = point["key"]["pattern"]
+    refused = [key for key in ("rewards/mean", "lo\x01ss", "  ") if not re.search(pattern, key)]
+    assert refused == ["lo\x01ss", "  "]
+    metrics = f"/api/runs/{alice_run.pk}/metrics/"
+    for field, step, key in (("step", 2**53 + 1, "loss"), ("key", 1, "lo\x01ss"), ("key", 1, "  ")):
+        batch = {"points": [{"step": step, "key": key, "value": 1}]}
+        answer = alice_api.post(metrics, batch, format="json")
+        assert (answer.status_code, answer.json()["field"]) == (400, field), key
+
+    links = paths["/api/runs/"]["post"]["responses"]["201"]["links"]
+    assert {name: link["operationId"] for name, link in links.items()} == {
+        "GetRun": "api_runs_retrieve",
+        "UpdateRun": "api_runs_partial_update",
+        "GetMetrics": "api_runs_metrics_retrieve",
+        "PostMetrics": "api_runs_metrics_create",
+    }
+    assert links["GetRun"]["parameters"] == {"id": "$response.body#/id"}
