@@ -55,7 +55,10 @@ def test_a_speed_sensitive_problem_with_no_stated_bound_reaches_optimization_tes
 
     after = build(title, CONFIG, tmp_path)
     assert after.kept, after.reason
-    assert after.discrimination > 10  # the O(n^2) reference against the linear ones
+    # the O(n^2) reference against the linear ones: 9.4x to 14.3x measured here on different
+    # days (the machine's speed sets how far T_slow lets the input grow); linear references
+    # among themselves stay under 2x
+    assert after.discrimination > 5
     check = growth_check(after)
     assert check["passed"] and check["data"]["growth"]["stop"] == "reached"
     reach = check["data"]["large_size"]
