@@ -59,8 +59,8 @@ class Problem(models.Model):
     rank_stability = models.FloatField(
         null=True,
         blank=True,
-        help_text="Mean Spearman correlation of each repeat's reference order with the median "
-        "order, from the last dataset build.",
+        help_text="Mean share of reference pairs apart beyond the tie band that each repeat "
+        "orders as their medians do, from the last dataset build.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

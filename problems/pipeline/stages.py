@@ -12,8 +12,6 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from scipy.stats import spearmanr
-
 from execution.engine import LANGUAGES, Case, Program, ValidatorError
 from problems.generators.sources import Proposer, default_proposers, proposals_for
 from problems.pipeline.model import (
@@ -515,10 +513,7 @@ class ProblemBuilder:
                 for n, s in samples.items()
                 if n not in stopped
             ]
-            order = [medians[name] for name in samples]
-            for repeat in range(config.repeats):
-                rho = spearmanr([s[repeat] for s in samples.values()], order).statistic
-                stabilities.append(0.0 if math.isnan(rho) else float(rho))
+            stabilities += order_kept(samples, config.repeats, config.rank_tie_band)
         report = self.outcome.report["discrimination"] = {
             "language": language or "all",
             "references": sorted(correct),
@@ -535,11 +530,16 @@ class ProblemBuilder:
             among = f"{language} " if language else ""
             return f"fewer than 2 correct {among}references finished the optimization tests"
         self.outcome.discrimination = statistics.median(ratios)
-        self.outcome.rank_stability = statistics.fmean(stabilities)
+        self.outcome.rank_stability = statistics.fmean(stabilities) if stabilities else None
         report.update(ratio=self.outcome.discrimination, rank_stability=self.outcome.rank_stability)
         if self.outcome.discrimination < config.min_ratio:
             return (
                 f"slowest/fastest = {self.outcome.discrimination:.2f}, under {config.min_ratio:g}"
+            )
+        if self.outcome.rank_stability is None:
+            return (
+                f"no two references apart by more than the {config.rank_tie_band:g} tie band "
+                "on any optimization test: nothing to rank"
             )
         if self.outcome.rank_stability < config.min_rank_stability:
             return (
@@ -552,3 +552,24 @@ class ProblemBuilder:
     def split(self) -> str | None:
         self.outcome.split = split_of(self.problem.slug, self.config)
         return None
+
+
+def order_kept(samples: dict[str, list[float]], repeats: int, tie_band: float) -> list[float]:
+    """Per repeat, the share of the pairs of references whose medians lie more than tie_band
+    apart (a share of the smaller) that this repeat orders as their medians do. A pair inside
+    the band is a tie (foundation.ranking.Ties, the same rule ranking uses): its order is
+    noise, and a flip there says nothing about the ranking. No repeat when no pair is apart."""
+    medians = {name: statistics.median(s) for name, s in samples.items()}
+    names = sorted(samples, key=medians.__getitem__)
+    apart = [
+        (fast, slow)
+        for i, fast in enumerate(names)
+        for slow in names[i + 1 :]
+        if medians[slow] > medians[fast] * (1 + tie_band)
+    ]
+    if not apart:
+        return []
+    return [
+        sum(samples[fast][r] < samples[slow][r] for fast, slow in apart) / len(apart)
+        for r in range(repeats)
+    ]

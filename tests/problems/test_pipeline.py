@@ -8,7 +8,7 @@ import pytest
 
 from execution.samples import FAST
 from problems.pipeline import BuildResult, PipelineConfig, build_problem, split_of
-from problems.pipeline.stages import derive_seed
+from problems.pipeline.stages import derive_seed, order_kept
 from tests.pipeline_problems import (
     CRASHING_GEN,
     FAST_CONFIG,
@@ -204,6 +204,25 @@ def test_references_of_the_same_speed_are_not_time_discriminative(tmp_path):
             break
     assert mixed.discrimination is not None, tried
     assert mixed.discrimination > 2, tried  # C++ next to Python: a ratio that says nothing
+
+
+def test_rank_stability_counts_the_order_of_references_apart_and_not_of_tied_ones():
+    # two linear references 5% apart swap in every other repeat (CPU time drifts 4-21% on a
+    # shared host); the quadratic one is 10x slower. Spearman's rho over the three read 0.75
+    # here, under the 0.8 gate, and dropped a problem whose ranking is sound
+    samples = {
+        "accumulate": [1.00, 1.04, 1.00, 1.04],
+        "loop": [1.05, 1.01, 1.05, 1.01],
+        "quadratic": [10.0, 9.5, 10.2, 9.9],
+    }
+    assert order_kept(samples, 4, 0.2) == [1.0, 1.0, 1.0, 1.0]
+    # the same swap between references apart by more than the band is instability
+    apart = {**samples, "loop": [1.8, 0.9, 1.8, 0.9]}
+    assert order_kept(apart, 4, 0.2) == [1.0, 2 / 3, 1.0, 2 / 3]
+    # with no band every pair counts, the tied one too
+    assert order_kept(samples, 4, 0.0) == [1.0, 2 / 3, 1.0, 2 / 3]
+    # nothing apart: nothing to say about order
+    assert order_kept({"a": [1.0, 1.1], "b": [1.1, 1.0]}, 2, 0.2) == []
 
 
 def test_a_problem_without_generators_stops_before_optimization_tests(tmp_path):
