@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
 from evaluations import reads as evaluation_reads
-from foundation.queueing import Queues, queue_of_task
+from foundation import inputs
+from foundation.queueing import Queues
 from foundation.tenancy import user_teams
 from runs import reads as run_reads
 from runs import services as run_services
 from runs.models import Run, RunStatus
+from training import reads as training_reads
 from training.config import stored_degraded_timing
 from training.services import checkpoint_steps
 from workers.demo import read_demo_status
@@ -32,11 +34,10 @@ def run_list(request):
         team=params.get("team", ""),
     )[:200]
     runs = list(runs)
-    latest = run_reads.latest_values([r.pk for r in runs], LIST_METRICS)
     config_keys, config_cells = run_reads.config_table(runs)
     rows = [
-        (run, [latest[run.pk].get(key, "") for key in LIST_METRICS], cells)
-        for run, cells in zip(runs, config_cells, strict=True)
+        (run, state, cells)
+        for run, state, cells in zip(runs, _list_state(runs), config_cells, strict=True)
     ]
     return render(
         request,
@@ -51,6 +52,40 @@ def run_list(request):
             "params": params,
             "demo": read_demo_status(settings.VAR_DIR / "demo-status.json"),
         },
+    )
+
+
+def _list_state(runs: list[Run]) -> list[dict]:
+    """Each listed run's live cells, the one read behind the list and its poll
+    (`run_list_live`): status, last step, the last values of LIST_METRICS."""
+    latest = run_reads.latest_values([r.pk for r in runs], LIST_METRICS)
+    return [
+        {
+            "id": run.pk,
+            "status": run.status,
+            "last_step": run.last_step,
+            "metrics": [latest[run.pk].get(key, "") for key in LIST_METRICS],
+        }
+        for run in runs
+    ]
+
+
+@login_required
+def run_list_live(request):
+    """The runs list's live cells for the runs it shows (`ids`, at most 200) and the demo's
+    panel, polled by static/runs/run_list.js while something on it is queued or running:
+    the same reads as the page (`_list_state`, read_demo_status)."""
+    try:
+        ids = inputs.record_ids("ids", request.GET.get("ids", ""), most=200)
+    except inputs.InputError as exc:
+        return JsonResponse({exc.field: [str(exc).split(": ", 1)[1]]}, status=400)
+    runs = list(run_services.visible_runs(request.user).filter(pk__in=ids).order_by("pk"))
+    return JsonResponse(
+        {
+            "metric_keys": LIST_METRICS,
+            "runs": _list_state(runs),
+            "demo": read_demo_status(settings.VAR_DIR / "demo-status.json"),
+        }
     )
 
 
@@ -93,9 +128,7 @@ def _progress_context(request, run) -> dict:
     training = getattr(run, "training", None)
     waiting = ""
     if training is not None and run.status == RunStatus.QUEUED:
-        waiting = Queues(request.user).waiting_text(
-            queue_of_task("training.train"), f"training run #{run.pk}", run.created_at
-        )
+        waiting = training_reads.waiting_text(Queues(request.user), run)
     evaluations = evaluation_reads.run_rows(request.user, run)
     training_active = training is not None and run.status in (RunStatus.QUEUED, RunStatus.RUNNING)
     return {

@@ -10,16 +10,19 @@ from evaluations import views as evaluation_views
 from evaluations.api import EvaluationViewSet
 from foundation import inputs
 from judges import views as judge_views
+from judges.api import JudgeBatchViewSet, JudgePairViewSet
 from problems import views as problem_views
-from problems.api import ProblemViewSet
+from problems.api import DatasetBuildViewSet, ProblemViewSet
 from rewards import views as reward_views
+from rewards.api import RewardConfigViewSet, SimulationViewSet
 from runs import views as run_views
 from runs.api import RunViewSet
 from scoring.api import ScoringViewSet
 from training import views as training_views
 from training.api import SampleViewSet
+from training.runs_api import TrainingViewSet
 from workers import views as worker_views
-from workers.api import SandboxFailureViewSet
+from workers.api import SandboxFailureViewSet, TimingJobViewSet
 
 
 class IdConverter:
@@ -61,10 +64,18 @@ router.register("problems", ProblemViewSet, basename="api-problem")
 router.register("scoring", ScoringViewSet, basename="api-scoring")
 router.register("sandbox-failures", SandboxFailureViewSet, basename="api-sandbox-failure")
 router.register("evaluations", EvaluationViewSet, basename="api-evaluation")
+router.register("judge-batches", JudgeBatchViewSet, basename="api-judge-batch")
+router.register("judge-pairs", JudgePairViewSet, basename="api-judge-pair")
+router.register("reward-configs", RewardConfigViewSet, basename="api-reward-config")
+router.register("reward-simulations", SimulationViewSet, basename="api-reward-simulation")
+router.register("dataset-builds", DatasetBuildViewSet, basename="api-dataset-build")
 router.register("samples", SampleViewSet, basename="api-sample")
+router.register("training", TrainingViewSet, basename="api-training")
+router.register("timing-jobs", TimingJobViewSet, basename="api-timing-job")
 
 urlpatterns = [
     path("", pages.run_list, name="run-list"),
+    path("runs/live.json", pages.run_list_live, name="run-list-live"),
     path("runs/compare/", run_views.run_compare, name="run-compare"),
     path("runs/<id:run_id>/", pages.run_detail, name="run-detail"),
     path("runs/<id:run_id>/progress/", pages.run_progress, name="run-progress"),

@@ -18,10 +18,9 @@ from rest_framework.response import Response
 from evaluations import metrics, reads, services
 from evaluations.models import Evaluation
 from foundation import inputs
+from foundation.api_support import REFUSED, refused
 from foundation.schema import closed, link, links
 from foundation.tenancy import check_team_for_new_run
-
-REFUSED = OpenApiResponse(OpenApiTypes.OBJECT, description="A field refused: {field: [why]}.")
 
 
 class IntervalSerializer(serializers.Serializer):
@@ -127,14 +126,6 @@ class EvaluationRequestSerializer(serializers.Serializer):
 REQUEST_FIELDS = tuple(EvaluationRequestSerializer().fields)
 
 
-def _refused(exc: ValueError) -> Response:
-    """A ValueError of the checks ("field: why") as the API's 400 {field: [why]}."""
-    field, _, why = str(exc).partition(": ")
-    if not (why and field.isidentifier()):
-        field, why = "non_field_errors", str(exc)
-    return Response({field: [why]}, status=400)
-
-
 class EvaluationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Evaluations of your teams (staff: all), newest first; others are 404."""
 
@@ -185,13 +176,7 @@ class EvaluationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         "`eval` when it generates, on `timing` when it only scores.",
     )
     def create(self, request):
-        data = request.data
-        if not isinstance(data, dict):
-            raise inputs.InputError("body", "must be a JSON object")
-        unknown = sorted(set(data) - set(REQUEST_FIELDS))
-        if unknown:
-            raise inputs.InputError(str(unknown[0]), "unknown field")
-        values = dict(data)
+        values = dict(inputs.json_object(request.data, REQUEST_FIELDS))
         if isinstance(values.get("taus"), list):
             values["taus"] = ",".join(str(t) for t in values["taus"])
         upload = None
@@ -205,7 +190,7 @@ class EvaluationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             run_team = checked.run.team if checked.run is not None else None
             team = check_team_for_new_run(request.user, values.get("team") or None, run_team)
         except ValueError as exc:
-            return _refused(exc)
+            return refused(exc)
         evaluation = services.do_create_evaluation(request.user, team, checked)
         body = EvaluationSerializer(evaluation).data
         return Response(body, status=status.HTTP_201_CREATED)
@@ -250,14 +235,11 @@ class EvaluationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def compare(self, request):
         raw = request.query_params.get("ids", "")
         try:
-            wanted = inputs.record_ids("ids", raw)
-            if not wanted:
-                raise ValueError("ids: choose at least one evaluation")
+            if not inputs.record_ids("ids", raw):
+                raise inputs.InputError("ids", "choose at least one evaluation")
             chosen = reads.chosen(request.user, raw, "ids")
-        except inputs.InputError as exc:
-            return _refused(exc)
-        except ValueError as exc:  # an id not visible: a missing resource
-            if "you can see" in str(exc):
-                return Response({"detail": str(exc)}, status=status.HTTP_404_NOT_FOUND)
-            return _refused(exc)
+        except reads.NotVisible as exc:  # a missing resource
+            return Response({"detail": str(exc)}, status=status.HTTP_404_NOT_FOUND)
+        except ValueError as exc:
+            return refused(exc)
         return Response(reads.comparison(chosen))

@@ -68,6 +68,11 @@ def visible_evaluations(user):
     return team_scoped(Evaluation.objects.select_related("owner", "team", "run"), user)
 
 
+class NotVisible(inputs.InputError):
+    """An evaluation named that the user cannot see (or that does not exist): a page's 400,
+    the API's 404."""
+
+
 def chosen(user, raw: str, field: str) -> list[Evaluation]:
     """The evaluations named by `raw` ("3,1,2": that order), all visible to the user;
     ValueError naming `field` for text that is not numbers or an evaluation not visible."""
@@ -75,7 +80,7 @@ def chosen(user, raw: str, field: str) -> list[Evaluation]:
     found = {e.pk: e for e in visible_evaluations(user).filter(pk__in=ids)}
     missing = [str(i) for i in ids if i not in found]
     if missing:
-        raise ValueError(f"{field}: no evaluation {', '.join(missing)} you can see")
+        raise NotVisible(field, f"no evaluation {', '.join(missing)} you can see")
     return [found[i] for i in dict.fromkeys(ids)]
 
 

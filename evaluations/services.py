@@ -70,9 +70,9 @@ def _taus(raw) -> list[float]:
         try:
             tau = float(value)
         except (TypeError, ValueError):
-            raise ValueError(f"taus: {value!r} is not a number") from None
+            raise inputs.InputError("taus", f"{value!r} is not a number") from None
         if not 0 < tau <= 100:
-            raise ValueError(f"taus: {value!r} is not in (0, 100]")
+            raise inputs.InputError("taus", f"{value!r} is not in (0, 100]")
         taus.add(tau)
     return sorted(taus, reverse=True)
 
@@ -81,11 +81,11 @@ def _no_problems(split: str, counts: dict[str, int]) -> str:
     others = [f"{s} has {counts[s]}" for s in SPLITS if s != split and counts.get(s)]
     if not others:
         return (
-            "split: no problem of any split has stored reference runtimes yet; run a "
+            "no problem of any split has stored reference runtimes yet; run a "
             "dataset build (Dataset page)"
         )
     return (
-        f"split: no {split} problem has stored reference runtimes ({', '.join(others)}): "
+        f"no {split} problem has stored reference runtimes ({', '.join(others)}): "
         "choose another split"
     )
 
@@ -95,24 +95,25 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
     text); ValueError naming the field at fault, before anything is written."""
     source = data.get("source") or ""
     if source not in Evaluation.Source.values:
-        raise ValueError(f"source: {source!r} is not one of {', '.join(Evaluation.Source.values)}")
+        known = ", ".join(Evaluation.Source.values)
+        raise inputs.InputError("source", f"{source!r} is not one of {known}")
     counts = split_counts()
     split = data.get("split") or default_split(counts)
     if split not in SPLITS:
-        raise ValueError(f"split: {split!r} is not one of {', '.join(SPLITS)}")
+        raise inputs.InputError("split", f"{split!r} is not one of {', '.join(SPLITS)}")
     asked = data.get("problems") or []
     if isinstance(asked, str):
         asked = [s for s in asked.replace(",", " ").split() if s]
     available = {p.slug for p in loaded_problems("" if split == "all" else split)}
     unknown = sorted(set(asked) - available)
     if unknown:
-        raise ValueError(
-            f"problems: {', '.join(unknown)} not among the {split} problems with stored "
-            "reference runtimes"
+        raise inputs.InputError(
+            "problems",
+            f"{', '.join(unknown)} not among the {split} problems with stored reference runtimes",
         )
     slugs = sorted(asked or available)
     if not slugs:
-        raise ValueError(_no_problems(split, counts))
+        raise inputs.InputError("split", _no_problems(split, counts))
     request = EvaluationRequest(
         source=source,
         name=(data.get("name") or "").strip(),
@@ -128,18 +129,19 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
     if source == Evaluation.Source.RUN:
         run_id = _number(data, "run", int, None, 1)
         if run_id is None:
-            raise ValueError("run: choose a training run")
+            raise inputs.InputError("run", "choose a training run")
         run = visible_runs(user).filter(pk=run_id, training__isnull=False).first()
         if run is None:
-            raise ValueError(f"run: no training run {run_id} you can see")
+            raise inputs.InputError("run", f"no training run {run_id} you can see")
         found = checkpoint_steps(run.training)
         if not found:
-            raise ValueError(f"step: run {run_id} has no checkpoint yet")
+            raise inputs.InputError("step", f"run {run_id} has no checkpoint yet")
         step = _number(data, "step", int, max(found), 0)
         if step not in found:
-            raise ValueError(
-                f"step: run {run_id} has no checkpoint at step {step} (it has "
-                f"{', '.join(str(s) for s in sorted(found))})"
+            raise inputs.InputError(
+                "step",
+                f"run {run_id} has no checkpoint at step {step} (it has "
+                f"{', '.join(str(s) for s in sorted(found))})",
             )
         request.run, request.step = run, step
         request.model = json.loads(run.config).get("model", TINY)
@@ -150,7 +152,7 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
         request.name = request.name or f"{Path(model).name or model} (base)"
     else:
         if upload is None:
-            raise ValueError("completions: upload a JSON-lines file")
+            raise inputs.InputError("completions", "upload a JSON-lines file")
         file_name, text = upload
         kept, errors = parse_completions(
             text,
@@ -159,7 +161,7 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
         )
         if not kept:
             first = f"; line {errors[0]['line']}: {errors[0]['error']}" if errors else ""
-            raise ValueError(f"completions: no valid line in {file_name}{first}")
+            raise inputs.InputError("completions", f"no valid line in {file_name}{first}")
         request.completions, request.input_errors = kept, errors
         request.completions_file = file_name
         request.problem_slugs = sorted({c["problem"] for c in kept})

@@ -27,6 +27,18 @@ class InputError(ValueError):
         self.field = field
 
 
+def json_object(data: object, fields, *, where: str = "body") -> dict:
+    """`data` as a JSON object holding only `fields`: InputError naming `where` when it is
+    not an object, or the first unknown field (the known ones listed)."""
+    if not isinstance(data, dict):
+        raise InputError(where, "must be a JSON object")
+    for key in data:
+        if key not in fields:
+            name = f"{where}.{key}" if where != "body" else str(key)
+            raise InputError(name, f"unknown field; the fields are {', '.join(fields)}")
+    return data
+
+
 def text(field: str, value: object, *, max_chars: int) -> str:
     """`value` as text without NUL and within `max_chars` characters."""
     if not isinstance(value, str):

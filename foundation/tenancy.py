@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import QuerySet
 
+from foundation.inputs import InputError
+
 
 class Team(models.Model):
     name = models.CharField(max_length=100, unique=True)
@@ -49,11 +51,11 @@ def check_team_for_new_run(user, team_name: str | None, default: Team | None = N
     if team_name:
         team = teams.filter(name=team_name).first()
         if team is None:
-            raise ValueError(f"team: you are not a member of a team named {team_name!r}")
+            raise InputError("team", f"you are not a member of a team named {team_name!r}")
         return team
     mine = list(teams[:2])
     if len(mine) != 1:
-        raise ValueError(
-            "team: name the team, you belong to " + ("none" if not mine else "several")
+        raise InputError(
+            "team", "name the team, you belong to " + ("none" if not mine else "several")
         )
     return mine[0]

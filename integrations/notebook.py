@@ -15,6 +15,7 @@ Needs pandas (in codeopt's dependencies) beside the standard library.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 import urllib.parse
@@ -102,6 +103,42 @@ class Codeopt:
         """A step's rollout samples (default: the run's latest step), as the Samples page."""
         return pd.DataFrame(self._pages("/api/samples/", run=int(run), step=step))
 
+    # -- training and timing --
+
+    def train(self, config: dict, *, name: str = "", team: str = "") -> dict:
+        """Start a training run from a TrainConfig (`config`: its fields, `model` required;
+        the rest keep their defaults), as the Training page's form; its status (`id`: the
+        run's). A refused field raises ServerRejected naming it (`config.<field>`)."""
+        body: dict = {"config": dict(config)}
+        if name:
+            body["name"] = name
+        if team:
+            body["team"] = team
+        return self.post("/api/training/", body)
+
+    def training(self, run: int) -> dict:
+        """A training run's status: `status`, `step` of `steps`, `stage`, `progress` (the run
+        page's line in `progress.text`), `stop_requested`, `checkpoints`, times."""
+        return self.get(f"/api/training/{int(run)}/")
+
+    def stop(self, run: int) -> dict:
+        """Stop a run after its current step, with a checkpoint (ServerRejected, 409, once it
+        has ended); its status."""
+        return self.post(f"/api/training/{int(run)}/stop/")
+
+    def resume(self, run: int) -> dict:
+        """Queue a stopped or failed run again, to resume from its newest checkpoint
+        (ServerRejected, 409, saying why it cannot); its status."""
+        return self.post(f"/api/training/{int(run)}/resume/")
+
+    def timing_jobs(self) -> pd.DataFrame:
+        """Your timing jobs as the Timing page's table, newest first: state, queue wait,
+        progress, verdict, noise."""
+        rows = self._pages("/api/timing-jobs/")
+        if not rows:
+            return pd.DataFrame(columns=["id", "kind", "status", "queue_wait_s"])
+        return pd.DataFrame(rows)
+
     # -- evaluations ------------------------------------------------------------------------
 
     def evaluate(self, *, run: int | None = None, step: int | None = None,
@@ -171,6 +208,72 @@ class Codeopt:
             )
         return frame
 
+    # -- judges, rewards and datasets --
+
+    def judge_batch(self, *, evaluation: int | None = None, run: int | None = None,
+                    pairs: list[dict] | str | None = None, **fields) -> int:  # fmt: skip
+        """Start a judge batch, as the Judges form: of an evaluation (or a run's latest
+        finished one), or of `pairs` ({problem, baseline, optimized, and optionally
+        baseline_s, optimized_s, statement, category} dicts, or a JSON-lines file's text);
+        `fields` as the form (baseline, judge, measure, name, team). Returns its id."""
+        body = dict(fields)
+        if evaluation is not None:
+            body["evaluation"] = int(evaluation)
+        if run is not None:
+            body["run"] = int(run)
+        if pairs is not None:
+            body["pairs"] = pairs if isinstance(pairs, str) else _json_lines(pairs)
+        return int(self.post("/api/judge-batches/", body)["id"])
+
+    def judge_pairs(
+        self, batch: int, *, problem: str | None = None, category: str | None = None,
+        judge: str | None = None,
+    ) -> pd.DataFrame:  # fmt: skip
+        """One row per pair of the batch, as its page reviews them: problem, kind, speedup,
+        `category` (a person's label, else the LLM's, else the analyzer's verdict), `human`
+        (a person's label), `truth`, `<judge>_category` and `<judge>_rationale` per judge,
+        `evidence.<figure>` of what was measured, and both programs."""
+        rows = self._pages(f"/api/judge-batches/{int(batch)}/pairs/", problem=problem,
+                           category=category, judge=judge)  # fmt: skip
+        return pd.DataFrame([_flat_pair(row) for row in rows])
+
+    def label_pair(self, pair: int, category: str, rationale: str = "") -> dict:
+        """A person's category for a pair (replacing theirs), as the batch page's correction;
+        answers the pair's row."""
+        body = {"category": category, "rationale": rationale}
+        return self.post(f"/api/judge-pairs/{int(pair)}/label/", body)
+
+    def reward_configs(self) -> pd.DataFrame:
+        """One row per reward configuration, the recommended first: `fields.<name>` per
+        field, its design in words, whether you may change it, runs that use it."""
+        rows = self._pages("/api/reward-configs/")
+        for row in rows:
+            row["design"] = "; ".join(row["design"])
+        frame = pd.json_normalize(rows, sep=".")
+        return frame if not frame.empty else pd.DataFrame(columns=["id", "name", "design"])
+
+    def simulate(self, configs: list[str], **fields) -> int:
+        """Queue a simulation of saved configurations, as the Rewards form; `fields`:
+        noise_cvs (a list), group_size, problems, split, rank_against. Returns its id."""
+        body = {"configs": list(configs), **fields}
+        return int(self.post("/api/reward-simulations/", body)["id"])
+
+    def simulations(self) -> pd.DataFrame:
+        """One row per simulation, newest first, as the Rewards page's table."""
+        return pd.DataFrame(self._pages("/api/reward-simulations/"))
+
+    def build_dataset(self, problems: list[str] | None = None, **fields) -> int:
+        """Queue a dataset build, as the Dataset form: `problems` (default every one) and its
+        thresholds (slow_target_s, repeats, generator_candidates, min_ratio,
+        min_rank_stability, test_fraction). Returns its id."""
+        body = {**fields, **({"problems": list(problems)} if problems is not None else {})}
+        return int(self.post("/api/dataset-builds/", body)["id"])
+
+    def dataset_builds(self) -> pd.DataFrame:
+        """One row per dataset build, newest first, as the Dataset page's table (its funnel
+        as [[stage, problems], ...])."""
+        return pd.DataFrame(self._pages("/api/dataset-builds/"))
+
 
 NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
@@ -195,4 +298,19 @@ def _flat_evaluation(row: dict) -> dict:
     for tau, estimate in (row.get("p_tau") or {}).items():
         flat[f"p{tau}"] = estimate["value"]
         flat[f"p{tau}_low"], flat[f"p{tau}_high"] = estimate["low"], estimate["high"]
+    return flat
+
+
+def _json_lines(rows: list[dict]) -> str:
+    return "".join(json.dumps(row) + "\n" for row in rows)
+
+
+def _flat_pair(row: dict) -> dict:
+    flat = {k: v for k, v in row.items() if k not in ("judges", "evidence")}
+    for judge, verdict in row["judges"].items():
+        flat[f"{judge}_category"] = verdict["category"]
+        flat[f"{judge}_rationale"] = verdict["rationale"]
+    for key, value in (row["evidence"] or {}).items():
+        if key != "rows":  # a row per size: the figures below summarize them
+            flat[f"evidence.{key}"] = value
     return flat

@@ -1,7 +1,8 @@
 """Read-only assembly for the run pages and the metrics API.
 
-A run's stored config as columns (run list) and the runs of a comparison with what they can
-be grouped by: these take runs already loaded and make no queries. A run's stored metrics:
+A run's stored config as columns (run list), and the runs of a comparison with what they can
+be grouped by and the config keys they differ in: these take runs already loaded and make no
+queries. A run's stored metrics:
 its series for charts (`read_metrics`, through runs/metric_store.py's rollups) and the last
 values the run list shows (`latest_values`).
 """
@@ -109,18 +110,79 @@ def config_table(runs) -> tuple[list[str], list[list[dict]]]:
     return keys, [[config_cell(config, key) for key in keys] for config in configs]
 
 
+def compared_config(run) -> dict[str, Scalar]:
+    """`run_config` of a run with its model's name when its config does not say (a run
+    created through the API names it apart): what the compare page tells runs apart by."""
+    values = run_config(run)
+    if "model" not in values and run.model_name:
+        values["model"] = run.model_name
+    return values
+
+
+def run_label(run) -> str:
+    """A run as the compare page names it, in its table and its legends: "#12 demo"."""
+    return f"#{run.pk} {run.name}"
+
+
 def compared_runs(runs) -> list[dict]:
-    """The compare page's runs as its script reads them: id, name, tags and config values
-    (what runs can be grouped by)."""
-    return [
-        {
-            "id": run.pk,
-            "name": f"#{run.pk} {run.name}",
-            "tags": list(run.tags or []),
-            "config": run_config(run),
-        }
-        for run in runs
-    ]
+    """The compare page's runs as its script reads them: id, name, tags, config values (what
+    runs can be grouped by) and their texts as the page's config table shows them."""
+    out = []
+    for run in runs:
+        config = compared_config(run)
+        out.append(
+            {
+                "id": run.pk,
+                "name": run_label(run),
+                "tags": list(run.tags or []),
+                "config": config,
+                "configText": {key: _value_text(value) for key, value in config.items()},
+            }
+        )
+    return out
+
+
+def _same_value(value: Scalar) -> tuple[str, object]:
+    """What two config values are compared by: 1 and 1.0 are the same learning rate, but
+    true is not 1 and "1" is not 1."""
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, int | float):
+        return ("number", repr(float(value)))  # repr: a NaN the same as another NaN
+    return ("text", value)
+
+
+def _value_text(value: Scalar) -> str:
+    """A config value as the table shows it: text as itself, anything else as its JSON;
+    text that would read as a number, true, false or null ("1"), or empty, quoted as JSON.
+    (A list arrives as its JSON text, `config_values`: shown as itself.)"""
+    if not isinstance(value, str) or not value:
+        return json.dumps(value)
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    return value if isinstance(parsed, list | dict | str) else json.dumps(value)
+
+
+def config_differences(runs) -> list[dict]:
+    """The compare page's "what changed": the config keys whose values differ among `runs`,
+    each {"key", "values"} with one value text per run (in the order of `runs`), None where
+    that run's config lacks the key. Configs as `compared_config` reads them: nested keys
+    dotted, the reward configuration and model included. A config stored verbatim that is
+    not a JSON object has no keys here. Keys in the run list's order: PREFERRED_COLUMNS,
+    then by name. Makes no queries (select `reward_config` with the runs)."""
+    configs = [compared_config(run) for run in runs]
+    keys = {key for config in configs for key in config}
+    ordered = [key for key in PREFERRED_COLUMNS if key in keys]
+    ordered += sorted(keys - set(PREFERRED_COLUMNS))
+    differences = []
+    for key in ordered:
+        seen = {_same_value(config[key]) if key in config else ("missing",) for config in configs}
+        if len(seen) > 1:
+            values = [_value_text(c[key]) if key in c else None for c in configs]
+            differences.append({"key": key, "values": values})
+    return differences
 
 
 # --- stored metrics -------------------------------------------------------------------------

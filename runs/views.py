@@ -21,6 +21,11 @@ def run_compare(request):
     )
     if not runs or len(runs) != len(set(ids)):
         raise Http404("No such run")
-    return render(
-        request, "runs/run_compare.html", {"runs": runs, "compared": reads.compared_runs(runs)}
-    )
+    differences = reads.config_differences(runs)
+    context = {
+        "runs": runs,
+        "compared": reads.compared_runs(runs),
+        "differences": differences,
+        "differing_keys": [row["key"] for row in differences],
+    }
+    return render(request, "runs/run_compare.html", context)

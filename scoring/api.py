@@ -283,22 +283,9 @@ class ScoringViewSet(viewsets.GenericViewSet):
     )
     @action(detail=False, methods=["post"], url_path="samples")
     def samples(self, request):
-        data = request.data
-        if not isinstance(data, dict):
-            raise inputs.InputError("body", "must be a JSON object")
-        unknown = sorted(set(data) - set(services.GATHER_FIELDS))
-        if unknown:
-            fields = ", ".join(services.GATHER_FIELDS)
-            raise inputs.InputError(str(unknown[0]), f"unknown field; the fields are {fields}")
-        _whole(data, "group_size")
-        texts = data.get("completions")
-        if not isinstance(texts, list) or not texts:
-            raise inputs.InputError("completions", "must be a non-empty list of texts")
-        options = {k: data.get(k) for k in ("reward_config", "group_size", "window_s")}
-        sent = [
-            {"problem": data.get("problem"), "group": data.get("group"), "completion": text}
-            for text in texts
-        ]
+        if isinstance(request.data, dict):
+            _whole(request.data, "group_size")
+        sent, options = services.samples_of(request.data)
         try:
             scored = services.do_score_gathered(request.user, sent, options)
         except services.GatherFailed as exc:

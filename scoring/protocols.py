@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from foundation.inputs import InputError
+from foundation.inputs import InputError, json_object
 
 OPENRLHF_FIELDS = ("query", "prompts", "labels")
 OPENRLHF_LOGS = ("correct", "group_mixed", "group_all_negative", "group_all_positive")
@@ -38,13 +38,7 @@ class Sample:
 def openrlhf_samples(body: object) -> list[Sample]:
     """The samples of an OpenRLHF request, each response cut from its query after its
     prompt. A refused field is an InputError naming it (`query[3]`)."""
-    if not isinstance(body, dict):
-        raise InputError("body", "must be a JSON object {query, prompts, labels}")
-    for key in body:
-        if key not in OPENRLHF_FIELDS:
-            raise InputError(
-                str(key), f"unknown field; the fields are {', '.join(OPENRLHF_FIELDS)}"
-            )
+    json_object(body, OPENRLHF_FIELDS)
     lists = {}
     for name in OPENRLHF_FIELDS:
         value = body.get(name)

@@ -265,7 +265,8 @@ class Trainer:
         # time that belongs to a step but is spent outside its iteration: the first batch's
         # generation, and each step's reporting and checkpoint (counted in the next step)
         carried_s = generated_s
-        pending = self.scorer.submit(self.version, batch)
+        # a batch is scored under the step it trains (the update it feeds: reported there)
+        pending = self.scorer.submit(self.version + 1, batch)
         while self.version < config.steps:
             step = self.version
             iteration_started = time.monotonic()
@@ -275,7 +276,7 @@ class Trainer:
                 mark = time.monotonic()
                 following = self.generate(step + 1)  # overlaps the scoring of `batch`
                 generate_s += time.monotonic() - mark
-                following_future = self.scorer.submit(step + 1, following)
+                following_future = self.scorer.submit(step + 2, following)
             mark = time.monotonic()
             scores = pending.result()
             wait_s = time.monotonic() - mark
@@ -296,13 +297,15 @@ class Trainer:
                 }
             )
             mark = time.monotonic()
-            self.sink.log(step, metrics)
-            self.sink.samples(step, rows)
+            # reported at the optimizer steps done (the checkpoint's name, TRL's global_step):
+            # the point and samples of step 16 are those of the 16th update
+            self.sink.log(self.version, metrics)
+            self.sink.samples(self.version, rows)
             if self.version % config.checkpoint_every == 0 or self.version == config.steps:
                 self.save_checkpoint(following)
             reporting_s = time.monotonic() - mark
             if on_step is not None:
-                on_step(step)
+                on_step(self.version)
             self.out_of_time = deadline is not None and time.monotonic() > deadline
             if self.version < config.steps and (self.out_of_time or self.sink.should_stop()):
                 if self.version % config.checkpoint_every:

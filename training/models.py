@@ -6,6 +6,8 @@ workers/models.py imports them so that Django registers them with that app."""
 
 from __future__ import annotations
 
+import json
+
 from django.db import models
 from django.utils import timezone
 
@@ -51,8 +53,41 @@ class TrainingRun(models.Model):
         return max(0.0, (self.stage_ends_at - timezone.now()).total_seconds())
 
     @property
+    def external(self) -> bool:
+        """Trained elsewhere (TRL, verl, OpenRLHF): made on its first scored step, with no
+        checkpoints, no task and no stage of ours (scoring.services.external_training)."""
+        return bool(self.config.get("external"))
+
+    @property
+    def steps_done(self) -> int:
+        """Optimizer steps done, the one figure every page shows: ours count them (the
+        checkpoint's name; our trainer logs each step's metrics at it), a run trained
+        elsewhere reports them as its metrics' last step (TRL's global_step)."""
+        if self.external:
+            return self.run.last_step or 0
+        return self.version
+
+    @property
+    def steps_total(self) -> int | None:
+        """The step cap: ours from the config; a run trained elsewhere's from its run's
+        config `max_steps`, when its trainer sent one (None: not known here)."""
+        if self.external:
+            try:
+                config = json.loads(self.run.config or "{}")
+            except ValueError:  # a config stored verbatim need not be JSON
+                return None
+            total = config.get("max_steps") if isinstance(config, dict) else None
+            return total if isinstance(total, int) and not isinstance(total, bool) else None
+        return self.config.get("steps")
+
+    @property
     def progress_text(self) -> str:
-        """The stage, its count and estimate: "warm start 120/300, about 2 min left"."""
+        """The stage, its count and estimate: "warm start 120/300, about 2 min left"; for a
+        run trained elsewhere, the steps its trainer reported."""
+        if self.external:
+            total = self.steps_total
+            of = f" of {total}" if total else ""
+            return f"step {self.steps_done}{of}, reported by its trainer"
         return progress_text(self.stage, self.progress_done, self.progress_total, self.remaining_s)
 
     class Meta:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from foundation.queueing import QueuedJob, queued, sees
+from foundation.queueing import QueuedJob, Queues, queue_of_task, queued, sees
 from runs.models import Run, RunStatus
 from training.models import RolloutSample
 
@@ -74,6 +74,40 @@ def _share(cell, index: int) -> float | None:
     return None if cell is None else cell[index] / cell[0]
 
 
+def job_label(run) -> str:
+    """A training run as the queues name it ("training run #5")."""
+    return f"training run #{run.pk}"
+
+
+def waiting_text(queues: Queues, run) -> str:
+    """What a queued training run waits for on its queue (the run page's progress line)."""
+    return queues.waiting_text(queue_of_task("training.train"), job_label(run), run.created_at)
+
+
+def progress(run, queues: Queues) -> dict:
+    """A training run's progress as the run page shows it: its steps done of its total (the
+    figure every page shows: TrainingRun.steps_done), the stage's count, the share of it
+    done (the page's bar; None: nothing counted) and its estimate, and the page's progress
+    line: running (or trained elsewhere), the stage with its count and estimate; queued, what
+    it waits for (`waiting_text`); ended, none."""
+    training = run.training
+    text = ""
+    if run.status == RunStatus.RUNNING or training.external:
+        text = training.progress_text
+    elif run.status == RunStatus.QUEUED:
+        text = waiting_text(queues, run)
+    return {
+        "steps_done": training.steps_done,
+        "steps_total": training.steps_total,
+        "external": training.external,
+        "done": training.progress_done,
+        "total": training.progress_total,
+        "share": training.progress_share,
+        "remaining_s": training.remaining_s,
+        "text": text,
+    }
+
+
 def queued_training_runs(user, teams) -> list[QueuedJob]:
     """Training runs queued or training (queue `gpu`; foundation.queueing)."""
     runs = Run.objects.filter(
@@ -81,7 +115,7 @@ def queued_training_runs(user, teams) -> list[QueuedJob]:
     ).select_related("training")
     return [
         queued(
-            f"training run #{run.pk}",
+            job_label(run),
             run.training,
             sees(teams, run.team_id),
             running=run.status == RunStatus.RUNNING,

@@ -12,6 +12,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
+from foundation import inputs
 from foundation.paths import resolve_under_roots, roots_text
 from foundation.sending import enqueue
 from lm.base_models import BASE_MODELS, TINY, is_base_model, prompt_style, source_file
@@ -45,9 +46,9 @@ def check_model(model: str) -> str:
     folder = resolve_under_roots(model, roots)
     if folder is None:
         names = ", ".join(f"'{name}'" for name in [TINY, *BASE_MODELS])
-        raise ValueError(f"model: must be {names} or a path under {roots_text(roots)}")
+        raise inputs.InputError("model", f"must be {names} or a path under {roots_text(roots)}")
     if not (folder / "config.json").is_file():
-        raise ValueError(f"model: {model!r} has no config.json: not a local model folder")
+        raise inputs.InputError("model", f"{model!r} has no config.json: not a local model folder")
     return str(folder)
 
 
@@ -77,7 +78,8 @@ def check_train_request(config_data: dict):
     config = TrainConfig.from_dict(config_data)
     reward = RewardConfig.objects.filter(name=config.reward_config).first()
     if reward is None:
-        raise ValueError(f"reward_config: no stored configuration {config.reward_config!r}")
+        name = config.reward_config
+        raise inputs.InputError("reward_config", f"no stored configuration {name!r}")
     # the real path is stored: the worker loads the folder that was checked
     config = dataclasses.replace(config, model=check_model(config.model))
     found = loaded_problems(
@@ -86,15 +88,17 @@ def check_train_request(config_data: dict):
     if config.problems:
         missing = sorted(set(config.problems) - {p.slug for p in found})
         if missing:
-            raise ValueError(
-                f"problems: {', '.join(missing)[:200]}: not a built problem of the "
+            raise inputs.InputError(
+                "problems",
+                f"{', '.join(missing)[:200]}: not a built problem of the "
                 f"{config.split} split (stored runtimes of Python references); run a "
-                "dataset build, or pick another split"
+                "dataset build, or pick another split",
             )
     if not found:
-        raise ValueError(
-            f"split: no {config.split} problem has stored runtimes of Python references on "
-            "optimization tests; run a dataset build"
+        raise inputs.InputError(
+            "split",
+            f"no {config.split} problem has stored runtimes of Python references on "
+            "optimization tests; run a dataset build",
         )
     return config, reward
 
@@ -136,6 +140,59 @@ def checkpoint_steps(training) -> dict[int, Path]:
 def do_request_stop(run: Run) -> None:
     """The run finishes its current step, writes a checkpoint and stops."""
     TrainingRun.objects.filter(run=run).update(stop_requested=True)
+
+
+class WrongState(Exception):
+    """The run's state does not allow what was asked (the API's 409); the message says why."""
+
+
+def check_stoppable(run: Run) -> None:
+    """WrongState unless the run trains here and is still queued or running (when the run
+    page shows its stop button)."""
+    if run.training.external:
+        raise WrongState(f"run {run.pk} is trained elsewhere: stop it where it trains")
+    if run.status not in (RunStatus.QUEUED, RunStatus.RUNNING):
+        raise WrongState(f"run {run.pk} has already ended ({run.status})")
+
+
+RESUMABLE = (RunStatus.STOPPED, RunStatus.FAILED)
+
+
+def do_resume_training(run: Run) -> Run:
+    """Queue a stopped or failed run again: its task resumes from the newest checkpoint
+    (do_run_training, Trainer.resume) and drops what the ended attempt logged past it.
+
+    1. Lock the run's row: two resumes at once queue it once.
+    2. WrongState, saying why, unless it trains here, is stopped or failed, and has a
+       checkpoint (checkpoint_steps).
+    3. Clear the stop flag, the error and the ended stage's progress; the run is queued
+       again, its end cleared.
+    4. Send `training.train` once committed, as do_start_training does."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update().get(pk=run.pk)
+        training = TrainingRun.objects.get(run=run)
+        if training.external:  # no checkpoint and no task of ours
+            raise WrongState(f"run {run.pk} is trained elsewhere: resume it where it trains")
+        if run.status not in RESUMABLE:
+            why = "it has finished" if run.status == RunStatus.FINISHED else f"it is {run.status}"
+            raise WrongState(f"run {run.pk} cannot resume: {why}; a stopped or failed one can")
+        steps = checkpoint_steps(training)
+        if not steps:
+            raise WrongState(f"run {run.pk} has no checkpoint to resume from: start a new run")
+        TrainingRun.objects.filter(pk=training.pk).update(
+            stop_requested=False,
+            error="",
+            stage=f"queued to resume from step {max(steps)}",
+            progress_done=0,
+            progress_total=0,
+            progress_share=None,
+            stage_ends_at=None,
+        )
+        run.finished_at = None
+        do_set_run_status(run, RunStatus.QUEUED)
+        notify_training_progress(training.pk)
+        enqueue("training.train", run.pk)
+    return run
 
 
 def training_problems(config, workdir: Path, progress: StageProgress | None = None):
@@ -184,12 +241,12 @@ def training_problems(config, workdir: Path, progress: StageProgress | None = No
 
 
 def forget_after_checkpoint(training: TrainingRun, version: int) -> None:
-    """A delivery that resumes at `version` (its newest checkpoint) re-runs the steps from
-    there: what an earlier attempt logged or stored for them (metric points, rollout
-    samples) goes, so that no series keeps a point of the killed attempt that the resumed
-    one does not write again."""
-    dropped = do_drop_metrics_from(training.run_id, version)
-    samples, _ = RolloutSample.objects.filter(training=training, step__gte=version).delete()
+    """A delivery that resumes at `version` (its newest checkpoint) re-runs the steps after
+    it (reported at steps version + 1 on: training.loop): what an earlier attempt logged or
+    stored for them (metric points, rollout samples) goes, so that no series keeps a point of
+    the killed attempt that the resumed one does not write again."""
+    dropped = do_drop_metrics_from(training.run_id, version + 1)
+    samples, _ = RolloutSample.objects.filter(training=training, step__gt=version).delete()
     if dropped or samples:
         log.info(
             "run %s resumed at step %s: %s points and %s samples of the earlier attempt dropped",
@@ -230,7 +287,7 @@ def do_run_training(run_id: int, worker: str = "", on_progress=None) -> str:
         ):
             problems, examples = training_problems(config, Path(folder), progress)
             if not problems:
-                raise ValueError(f"split: no {config.split} problem with stored runtimes")
+                raise inputs.InputError("split", f"no {config.split} problem with stored runtimes")
             progress.stage("building the policy")
             latest = sorted(checkpoint_dir.glob("step-[0-9]*[0-9]"))
             if config.model == TINY and latest:  # its tokenizer was trained with it
@@ -275,7 +332,7 @@ def do_run_training(run_id: int, worker: str = "", on_progress=None) -> str:
                 done=trainer.version,
                 deadline_s=60 * config.max_minutes if config.max_minutes else None,
             )
-            version = trainer.run(on_step=lambda step: progress.advance(step + 1))
+            version = trainer.run(on_step=progress.advance)
     except LeaseLost:
         return "lease lost"  # the delivery that took over owns the run's state now
     except Exception as exc:

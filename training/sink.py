@@ -78,7 +78,7 @@ class DatabaseSink:
                 )
                 for row in rows
             )
-            TrainingRun.objects.filter(pk=self.training.pk).update(version=step + 1)
+            TrainingRun.objects.filter(pk=self.training.pk).update(version=step)
             notify_training_progress(self.training.pk)
 
     def should_stop(self) -> bool:

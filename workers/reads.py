@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.urls import reverse
 
 from evaluations.reads import visible_evaluations
-from foundation.jobs import SANDBOX_FAILURE_PREFIX
+from foundation.jobs import SANDBOX_FAILURE_PREFIX, JobStatus, failed_in_sandbox, shown_status
+from foundation.liveness import heartbeats
 from scoring.services import visible_scoring_jobs
 from timing.models import TimingJob
 
@@ -67,3 +68,57 @@ def sandbox_failures(user) -> list[dict]:
             )
     rows.sort(key=lambda r: r["failed_at"] or "", reverse=True)
     return rows[:SANDBOX_FAILURES_SHOWN]
+
+
+TIMING_JOBS_SHOWN = 100
+"""Rows of the Timing page's table of jobs (the API pages through them all)."""
+
+
+def timing_jobs(user):
+    """The timing jobs the Timing page lists: the user's own (staff: all), newest first."""
+    return visible_jobs(user, "timing").order_by("-created_at", "-pk")
+
+
+def timing_job_rows(jobs) -> list[dict]:
+    """The jobs as the Timing page's table shows them (and /api/timing-jobs/), the workers'
+    heartbeats read once, only when one of them runs."""
+    jobs = list(jobs)
+    beats = heartbeats() if any(j.status == JobStatus.RUNNING for j in jobs) else {}
+    return [_timing_job_row(job, beats) for job in jobs]
+
+
+def _timing_job_row(job: TimingJob, beats: dict) -> dict:
+    """One job's row; a running job whose worker has gone silent shows as "lost" with why
+    (foundation.jobs.shown_status), until a live worker's sweep sends it again
+    (workers/process/rescue.py)."""
+    result = job.result or {}
+    status, error = shown_status(job, beats)
+    row = {
+        "id": str(job.id),
+        "kind": job.kind,
+        "owner": job.owner.username,
+        "package": job.problem or job.package_dir.rstrip("/").rsplit("/", 1)[-1],
+        "language": job.language,
+        "modes": job.modes,
+        "status": status,
+        "progress_done": job.progress_done,
+        "progress_total": job.progress_total,
+        "attempts": job.attempts,
+        "worker": job.worker,
+        "created_at": job.created_at.isoformat(),
+        "queue_wait_s": job.queue_wait_s,
+        "duration_s": job.duration_s,
+        "error": error[:300],
+        "verdict": result.get("verdict"),
+        "speed_percentile": result.get("speed_percentile"),
+        "executions": result.get("executions"),
+        "cpu_cvs": [t["cpu_cv"] for t in result.get("tests", []) if t.get("cpu_cv") is not None],
+        "jitter": {m: v["jitter"] for m, v in result.get("modes", {}).items()},
+        "sandbox_errors": (result.get("sandbox") or {}).get("errors"),
+        "retry_url": (
+            reverse("timing-retry", args=["timing", job.pk]) if failed_in_sandbox(job) else None
+        ),
+    }
+    for mode_result in result.get("modes", {}).values():
+        row["cpu_cvs"] += mode_result.get("cpu_cvs", [])
+    return row

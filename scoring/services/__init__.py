@@ -5,12 +5,12 @@ OpenRLHF's remote reward send them, gathered into their group before one job sco
 from __future__ import annotations
 
 from scoring.services.gathering import (
-    GATHER_FIELDS,
     GatherFailed,
     check_gather_request,
     do_gather,
     do_score_gathered,
     gathered_answer,
+    samples_of,
 )
 from scoring.services.jobs import (
     DEFAULT_TIE_BAND,
@@ -29,7 +29,6 @@ from scoring.services.jobs import (
 __all__ = [
     "DEFAULT_TIE_BAND",
     "EXTERNAL",
-    "GATHER_FIELDS",
     "GatherFailed",
     "RunNotFound",
     "TooManyInFlight",
@@ -41,6 +40,7 @@ __all__ = [
     "external_training",
     "gathered_answer",
     "queued_scoring_jobs",
+    "samples_of",
     "scoring_answer",
     "visible_scoring_jobs",
     "wait_for_job",

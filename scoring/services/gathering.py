@@ -66,12 +66,7 @@ def check_gather_request(user, data: object) -> dict:
     name for the group (at most 200 characters), `group_size` the samples that complete it
     (1..CODEOPT_SCORING_MAX_PROGRAMS), `window_s` how long the group waits for them
     (0..CODEOPT_GATHER_MAX_WINDOW_S, default CODEOPT_GATHER_WINDOW_S)."""
-    if not isinstance(data, dict):
-        raise inputs.InputError("body", "must be a JSON object")
-    for key in data:
-        if key not in GATHER_FIELDS:
-            known = ", ".join(GATHER_FIELDS)
-            raise inputs.InputError(str(key), f"unknown field; the fields are {known}")
+    inputs.json_object(data, GATHER_FIELDS)
     group = inputs.text("group", data.get("group"), max_chars=200)
     size = inputs.number(
         "group_size",
@@ -251,6 +246,21 @@ def gathered_answer(gather_id: int, positions: list[int], wait_s: float) -> list
     group = watch.answer["groups"][0]
     about = {"kind": group["kind"], "size": watch.answer["gathered"], "job": watch.answer["id"]}
     return [{**group["samples"][place], "group": about} for place in positions]
+
+
+def samples_of(data: object) -> tuple[list[dict], dict]:
+    """POST /api/scoring/samples/'s body as do_score_gathered takes it: the samples
+    [{problem, group, completion}] and the options {reward_config, group_size, window_s}
+    (each checked there, per group)."""
+    inputs.json_object(data, GATHER_FIELDS)
+    texts = data.get("completions")
+    if not isinstance(texts, list) or not texts:
+        raise inputs.InputError("completions", "must be a non-empty list of texts")
+    options = {k: data.get(k) for k in ("reward_config", "group_size", "window_s")}
+    return [
+        {"problem": data.get("problem"), "group": data.get("group"), "completion": text}
+        for text in texts
+    ], options
 
 
 def do_score_gathered(

@@ -85,11 +85,7 @@ def check_scoring_request(user, data: object) -> dict:
        trains is refused; `step`, `policy_version` whole numbers >= 0, `tie_band` in [0, 100];
     5. `request_key`, optional: text of at most 100 characters (do_submit_scoring).
     """
-    if not isinstance(data, dict):
-        raise inputs.InputError("body", "must be a JSON object")
-    for key in data:
-        if key not in FIELDS:
-            raise inputs.InputError(str(key), f"unknown field; the fields are {', '.join(FIELDS)}")
+    inputs.json_object(data, FIELDS)
     name = inputs.text("reward_config", data.get("reward_config"), max_chars=100)
     reward = RewardConfig.objects.filter(name=name).first()
     if reward is None:
@@ -107,11 +103,7 @@ def check_scoring_request(user, data: object) -> dict:
     total = 0
     for index, group in enumerate(groups):
         where = f"groups[{index}]"
-        if not isinstance(group, dict):
-            raise inputs.InputError(where, "must be an object {problem, programs}")
-        for key in group:
-            if key not in GROUP_FIELDS:
-                raise inputs.InputError(f"{where}.{key}", "unknown field")
+        inputs.json_object(group, GROUP_FIELDS, where=where)
         slug = inputs.text(f"{where}.problem", group.get("problem"), max_chars=120)
         if ("programs" in group) == ("completions" in group):
             raise inputs.InputError(where, "needs either programs or completions")

@@ -2,14 +2,17 @@
 // Data: GET /api/runs/<id>/metrics/ (downsampled server-side, extremes kept), then live
 // points over the websocket /ws/runs/<id>/. Non-finite values arrive as "NaN",
 // "Infinity", "-Infinity" and are drawn as red markers, never silently dropped.
+// The panel filter (#panel-filter) hides the panels whose metric key and title do not hold its
+// text; a hidden panel is drawn when it is shown again.
 "use strict";
 
 const codeoptCharts = (() => {
   const MAX_POINTS = 2000;
   // Drawing (units, axes, markers, stacked group kinds, run groups): static/runs/plots.js.
-  const { figure, chartOf, groupRuns } = codeoptPlots;
-  const state = { runs: [], data: {}, charts: {}, dirty: new Set(), frame: null };
+  const { figure, chartOf, groupRuns, labelOf } = codeoptPlots;
+  const state = { runs: [], data: {}, charts: {}, dirty: new Set(), frame: null, options: {} };
   const controls = () => ({
+    alwaysLegend: Boolean(state.options.compare),
     smoothing: parseFloat(document.getElementById("smoothing").value),
     xAxis: document.getElementById("x-axis").value,
     log: document.getElementById("log-scale").checked,
@@ -71,24 +74,60 @@ const codeoptCharts = (() => {
     const div = document.createElement("div");
     div.className = "chart";
     div.dataset.key = key;
+    div.dataset.title = labelOf(key);
     div.dataset.points = "0";
     const grid = section.querySelector(".grid");
     const after = [...grid.children].find((el) => el.dataset.key > key);
     grid.insertBefore(div, after || null);
     state.charts[key] = div;
+    filterPanels();
     return div;
+  }
+
+  // The filter's text, lower case ("" shows every panel).
+  const filterText = () => (document.getElementById("panel-filter")?.value || "").trim().toLowerCase();
+
+  // Hide the panels whose metric key and title do not hold the filter's text (case-insensitive),
+  // and the sections left empty; count the panels shown. Plotly cannot size a hidden chart: a
+  // hidden panel is not drawn, and when shown again it is drawn (or resized to its width).
+  function filterPanels() {
+    const text = filterText();
+    const panels = Object.values(state.charts);
+    let shown = 0;
+    panels.forEach((div) => {
+      const haystack = `${div.dataset.key}\n${div.dataset.title || ""}`.toLowerCase();
+      const hide = text !== "" && !haystack.includes(text);
+      const showing = div.hidden && !hide;
+      div.hidden = hide;
+      if (showing && div.dataset.stale !== "0") state.dirty.add(div.dataset.key);
+      else if (showing) Plotly.Plots.resize(div);
+      if (!hide) shown++;
+    });
+    document.querySelectorAll("#charts section").forEach((section) => {
+      section.hidden = ![...section.querySelectorAll(".chart")].some((div) => !div.hidden);
+    });
+    const count = document.getElementById("panel-count");
+    if (count) {
+      count.textContent = `${shown}/${panels.length} panels`;
+      count.dataset.shown = String(shown);
+      count.dataset.total = String(panels.length);
+    }
+    if (state.dirty.size) schedule([]);
   }
 
   // Draw chart `chart` (a metric key or codeoptPlots.KINDS_CHART) from the data held.
   function render(chart) {
     const div = ensureChart(chart);
-    const opts = controls();
+    if (div.hidden) { div.dataset.stale = "1"; return; } // drawn when shown
+    const opts = { ...controls(), width: div.clientWidth };
     const drawn = figure(chart, { runs: state.runs, data: state.data, opts, groups: groupRuns(state.runs, opts.groupBy) });
     div.classList.toggle("wide", drawn.wide); // before drawing: Plotly sizes to the div
     codeopt.plot(div, drawn.data, drawn.layout);
     div.dataset.points = String(drawn.points);
     div.dataset.scale = drawn.scale;
     div.dataset.note = drawn.note;
+    div.dataset.band = drawn.band;
+    div.dataset.stale = "0";
   }
 
   // The charts that draw `keys` (one run's group kinds share one), each once.
@@ -96,6 +135,7 @@ const codeoptCharts = (() => {
 
   function schedule(keys) {
     chartsOf(keys).forEach((chart) => state.dirty.add(chart));
+    if (!state.dirty.size) return;
     if (state.frame) return;
     state.frame = requestAnimationFrame(() => {
       state.frame = null;
@@ -167,8 +207,11 @@ const codeoptCharts = (() => {
     };
   }
 
-  async function start(runs) {
+  // runs: [{id, name, tags?, config?}]; options: {compare: a legend on every panel,
+  // differingKeys: the config keys the runs differ in, offered first to group by}.
+  async function start(runs, options = {}) {
     state.runs = runs;
+    state.options = options;
     try {
       await Promise.all(runs.map(load));
     } catch (error) {
@@ -189,7 +232,8 @@ const codeoptCharts = (() => {
       schedule(allKeys());
     });
     ["x-axis", "log-scale"].forEach((id) => document.getElementById(id).addEventListener("change", () => schedule(allKeys())));
-    codeoptPlots.bindGroupControl(runs, () => schedule(allKeys()));
+    codeoptPlots.bindGroupControl(runs, () => schedule(allKeys()), options.differingKeys || []);
+    document.getElementById("panel-filter")?.addEventListener("input", filterPanels);
     performance.mark("codeopt-charts-drawn");
     document.body.dataset.chartsReady = "1";
   }

@@ -8,6 +8,8 @@
 // - A short series (under SHORT_SERIES points) has markers: a single point is visible.
 // - The group kinds of one run are one stacked area (they sum to 1), the tied share a line.
 // - Runs grouped on the compare page: each group's mean and its spread (min–max or ±1 sd).
+// - Legends name runs in full, in rows below the plot (the panel grows to fit them, the plot
+//   keeps its width); the compare page shows one on every panel, even a panel of one run.
 // - A log scale that cannot draw some values says so on the chart.
 "use strict";
 
@@ -21,7 +23,11 @@ const codeoptPlots = (() => {
     { key: "groups/all_positive", name: "all positive", color: "#1f77b4" },
   ];
   const TIED = { key: "groups/all_correct_tied", name: "tied within noise", color: "#111" };
-  const NAME_CHARS = 28; // legend entries longer than this are cut; hover shows the whole name
+  const HEIGHT = 260; // a panel without a legend below it (px)
+  // Plotly's horizontal legend at font size 11, measured: a row's height, an entry's width
+  // beside its text (the line sample and gaps), and a character's average width.
+  const LEGEND_ROW = 20, LEGEND_ENTRY = 46, LEGEND_CHAR = 6.2;
+  const LEGEND_INDENT = 70; // the legend starts at the plot's left edge (margin.l + a gap)
 
   const { esc, colorOf } = codeopt; // colorOf: no two runs share a colour
 
@@ -64,7 +70,20 @@ const codeoptPlots = (() => {
     return `t-${text.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 40)}-${(hash >>> 0).toString(36)}`;
   }
 
-  const shortName = (name) => (name.length > NAME_CHARS ? name.slice(0, NAME_CHARS - 1) + "…" : name);
+  // How many rows a horizontal legend of `names` takes in a panel `width` px wide: Plotly
+  // lays the entries left to right and starts a row when the next one does not fit. An
+  // estimate from average character widths: the panel grows by this many rows.
+  function legendRows(names, width) {
+    const room = Math.max(200, width - LEGEND_INDENT);
+    let rows = 1, used = 0;
+    names.forEach((name) => {
+      const entry = LEGEND_ENTRY + LEGEND_CHAR * name.length;
+      if (used > 0 && used + entry > room) { rows++; used = 0; }
+      used += entry;
+    });
+    return rows;
+  }
+
   const modeOf = (count) => (count < SHORT_SERIES ? "lines+markers" : "lines");
   const markerSize = (count) => (count === 1 ? 9 : 6); // a lone point stands out
   const xOf = (s, opts) => (opts.xAxis === "time" ? s.times.map((t) => new Date(t * 1000)) : s.steps);
@@ -102,7 +121,7 @@ const codeoptPlots = (() => {
     });
     if (!mx.length) return null;
     return {
-      uid, x: mx, y: my, name: `${shortName(name)}: non-finite`, type: "scatter", mode: "markers", cliponaxis: false,
+      uid, x: mx, y: my, name: `${name}: non-finite`, type: "scatter", mode: "markers", cliponaxis: false,
       marker: { color: "#e00", symbol: "x", size: 11, line: { width: 2 } }, meta: { role: "nonfinite" },
       text, hovertemplate: "%{text}<extra>" + esc(name) + "</extra>",
     };
@@ -121,14 +140,14 @@ const codeoptPlots = (() => {
       const mode = modeOf(s.steps.length);
       out.push({
         uid: uidOf(run.id, "raw"), x, y: s.values.map((v) => (Number.isFinite(v) ? v : null)),
-        name: shortName(run.name) + (smoothed ? " (raw)" : ""), type: "scatter", mode, cliponaxis: false,
+        name: run.name + (smoothed ? " (raw)" : ""), type: "scatter", mode, cliponaxis: false,
         line: { color, width: smoothed ? 1 : 1.6 }, marker: { color, size: markerSize(s.steps.length) }, opacity: smoothed ? 0.3 : 1,
         connectgaps: false, customdata: s.steps, meta: { role: "raw", run: run.id },
         hovertemplate: "step %{customdata}: %{y:.6g}<extra>" + esc(run.name) + "</extra>",
       });
       if (smoothed) {
         out.push({
-          uid: uidOf(run.id, "ema"), x, y: ema(s.values, opts.smoothing), name: `${shortName(run.name)} (EMA ${opts.smoothing})`,
+          uid: uidOf(run.id, "ema"), x, y: ema(s.values, opts.smoothing), name: `${run.name} (EMA ${opts.smoothing})`,
           type: "scatter", mode, cliponaxis: false, line: { color, width: 2 }, marker: { color, size: 6 },
           customdata: s.steps, meta: { role: "ema", run: run.id },
           hovertemplate: "step %{customdata}: %{y:.6g} smoothed<extra>" + esc(run.name) + "</extra>",
@@ -159,24 +178,32 @@ const codeoptPlots = (() => {
   }
 
   // Runs grouped by "tag" (a group per tag: a run with two tags is in both) or by
-  // "config:<key>" (a group per value of that key in the runs' stored configs); each group
-  // {name, title, runs}, `title` what the groups are told apart by; null when not grouping.
+  // "config:<key>" (a group per value of that key in the runs' stored configs, named as the
+  // page's config table shows it: run.configText); each group {name, title, runs}, `title`
+  // what the groups are told apart by; null when not grouping. Numbers in numeric order.
   function groupRuns(runs, by) {
     if (!by) return null;
     const title = by === "tag" ? "tag" : by.slice("config:".length);
-    const groups = new Map();
-    const add = (name, run) => { if (!groups.has(name)) groups.set(name, []); groups.get(name).push(run); };
+    const groups = new Map(); // a value's JSON (1 and 1.0 alike) -> {name, value, runs}
+    const add = (id, name, value, run) => {
+      if (!groups.has(id)) groups.set(id, { name, value, runs: [] });
+      groups.get(id).runs.push(run);
+    };
     runs.forEach((run) => {
       if (by === "tag") {
-        (run.tags && run.tags.length ? run.tags : ["(no tag)"]).forEach((tag) => add(tag, run));
-      } else {
-        const config = run.config || {};
-        const value = !(title in config) ? "(unset)" : typeof config[title] === "string" ? config[title] : JSON.stringify(config[title]);
-        add(value, run);
+        (run.tags && run.tags.length ? run.tags : ["(no tag)"]).forEach((tag) => add(tag, tag, tag, run));
+        return;
       }
+      const config = run.config || {};
+      if (!(title in config)) { add("(unset)", "(unset)", null, run); return; }
+      const value = config[title], id = JSON.stringify(value);
+      const text = (run.configText || {})[title] ?? (typeof value === "string" ? value : id);
+      add(id, text, value, run);
     });
-    return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))
-      .map(([name, members]) => ({ name, title, runs: members }));
+    const numeric = (g) => typeof g.value === "number";
+    return [...groups.values()]
+      .sort((a, b) => (numeric(a) && numeric(b) ? a.value - b.value : a.name.localeCompare(b.name, undefined, { numeric: true })))
+      .map((group) => ({ name: group.name, title, runs: group.runs }));
   }
 
   // Per group: the mean over its runs at each step (values interpolated onto the union of the
@@ -208,20 +235,24 @@ const codeoptPlots = (() => {
         low.push(opts.spread === "sd" ? m - sd : Math.min(...at));
         high.push(opts.spread === "sd" ? m + sd : Math.max(...at));
       });
-      const color = colorOf(g), name = `${group.name} (${group.runs.length} run${group.runs.length === 1 ? "" : "s"})`;
+      // "learning_rate=0.0003 (2 runs)": the runs of the group that have this metric
+      const color = colorOf(g), name = `${group.title}=${group.name} (${series.length} run${series.length === 1 ? "" : "s"})`;
       const band = { type: "scatter", mode: "lines", x: grid, line: { width: 0, color }, hoverinfo: "skip", showlegend: false, legendgroup: group.name };
       out.push({ ...band, uid: uidOf("group", group.name, "high"), y: high, meta: { role: "band-high", group: group.name } });
       out.push({ ...band, uid: uidOf("group", group.name, "low"), y: low, fill: "tonexty", fillcolor: withAlpha(color, 0.2), meta: { role: "band-low", group: group.name } });
       out.push({
         uid: uidOf("group", group.name, "mean"), type: "scatter", mode: modeOf(grid.length), x: grid, y: mean, cliponaxis: false,
-        name: shortName(name), legendgroup: group.name, line: { color, width: 2 }, marker: { color, size: 6 },
-        customdata: count, meta: { role: "mean", group: group.name, runs: group.runs.length },
+        name, legendgroup: group.name, line: { color, width: 2 }, marker: { color, size: 6 },
+        customdata: count, meta: { role: "mean", group: group.name, runs: series.length },
         hovertemplate: `step %{x}: mean %{y:.6g} over %{customdata} run(s)<extra>${esc(name)}</extra>`,
       });
     });
     const spread = opts.spread === "sd" ? "±1 sd" : "min–max";
-    return { traces: out, nonFinite, points, xTitle: `step (group mean, ${spread} band)`, legendTitle: groups[0] && groups[0].title };
+    return { traces: out, nonFinite, points, xTitle: `step (group mean, ${spread} band)`, band: spread };
   }
+
+  // A chart's title as text (what the panel filter searches besides the metric key).
+  const labelOf = (chart) => (chart === KINDS_CHART ? "groups: kinds of the step's groups (stacked) and the tied share" : chart);
 
   // One run's group kinds stacked (all_negative + mixed + all_positive = 1 at every step) and
   // the all-correct-tied share, a subset of them, as a dashed line over the stack.
@@ -293,9 +324,11 @@ const codeoptPlots = (() => {
     return { axis, note, log };
   }
 
-  // {data, layout, points, scale, note, wide} of chart `chart` (a metric key, or KINDS_CHART).
-  // ctx: {runs, data: {runId: {key: {steps, values, times}}}, opts: {smoothing, xAxis, log,
-  // groupBy, spread}, groups: groupRuns(...) or null}.
+  // {data, layout, points, scale, note, band, label, wide} of chart `chart` (a metric key, or
+  // KINDS_CHART); `label` its title as text, `band` the spread drawn around group means ("" when
+  // not grouping). ctx: {runs, data: {runId: {key: {steps, values, times}}}, opts: {smoothing,
+  // xAxis, log, groupBy, spread, alwaysLegend, width}, groups: groupRuns(...) or null};
+  // opts.width: the panel's width in px, to fit its legend's rows.
   function figure(chart, ctx) {
     const kinds = chart === KINDS_CHART;
     const built = kinds ? kindsTraces(ctx) : ctx.groups ? groupTraces(chart, ctx) : runTraces(chart, ctx);
@@ -308,7 +341,12 @@ const codeoptPlots = (() => {
     // a legend when it tells traces apart (runs, groups, raw and EMA, kinds); non-finite
     // markers are named in the title and their hover
     const inLegend = built.traces.filter((t) => t.showlegend !== false && t.meta.role !== "nonfinite").length;
-    const title = kinds ? "groups: kinds of the step's groups (stacked) and the tied share" : esc(chart);
+    // the compare page names the runs on every panel, even one that only one run has
+    const showLegend = inLegend > 1 || (Boolean(ctx.opts.alwaysLegend) && built.traces.length > 0);
+    const legendNames = built.traces.filter((t) => t.showlegend !== false).map((t) => t.name);
+    const legendHeight = showLegend ? LEGEND_ROW * legendRows(legendNames, ctx.opts.width || 600) + 4 : 0;
+    const label = labelOf(chart);
+    const title = esc(label);
     const timeAxis = ctx.opts.xAxis === "time" && !ctx.groups;
     // steps are whole numbers: over a short span Plotly would tick 0.5, 1.5, ...
     let low = Infinity, high = -Infinity;
@@ -320,16 +358,18 @@ const codeoptPlots = (() => {
       uirevision: chart,
       title: { text: title + (built.nonFinite ? ` <span style="color:#e00">(${built.nonFinite} non-finite)</span>` : ""), font: { size: 14 } },
       margin: { l: 60, r: 10, t: 36, b: 44 },
-      height: 260,
+      height: HEIGHT + legendHeight, // the plot keeps its height above the legend's rows
       hovermode: "x unified",
-      showlegend: inLegend > 1,
-      // Beside the plot, never over an axis: Plotly widens the right margin to fit it.
+      showlegend: showLegend,
+      // In rows at the panel's foot, below the axis title, never over an axis: Plotly widens
+      // the bottom margin to fit it, and the plot keeps the panel's whole width.
       legend: {
-        orientation: "v", x: 1.02, xanchor: "left", y: 1, yanchor: "top", font: { size: 11 }, uirevision: chart,
-        title: { text: built.legendTitle ? esc(built.legendTitle) : "" },
+        orientation: "h", xref: "paper", x: 0, xanchor: "left", yref: "container", y: 0, yanchor: "bottom",
+        font: { size: 11 }, uirevision: chart, title: { text: "" },
       },
       xaxis: {
-        title: { text: built.xTitle }, type: timeAxis ? "date" : "linear",
+        // automargin: the tick labels and the title keep their room above the legend
+        title: { text: built.xTitle, standoff: 4 }, automargin: true, type: timeAxis ? "date" : "linear",
         autorangeoptions: timeAxis ? {} : { clipmin: 0 }, // steps are never negative
         uirevision: `${timeAxis ? "time" : "step"}:${ctx.opts.groupBy || ""}`,
         ...(shortSpan ? { tick0: 0, dtick: 1 } : {}),
@@ -340,18 +380,25 @@ const codeoptPlots = (() => {
         showarrow: false, font: { color: "#a60", size: 12 }, bgcolor: "rgba(255,255,255,0.85)",
       }] : [],
     };
-    // the stacked kinds get two grid columns: their legend takes room beside the plot
-    return { data: built.traces, layout, points: built.points, scale: log ? "log" : "linear", note, wide: kinds };
+    // the stacked kinds get two grid columns: a long stack reads better wide
+    return {
+      data: built.traces, layout, points: built.points, scale: log ? "log" : "linear", note,
+      band: built.band || "", label, wide: kinds,
+    };
   }
 
   // Fill the compare page's "group by" select (when the page has one) from the runs' tags
-  // and config keys, the keys whose values differ between the runs first; `onChange` redraws.
-  function bindGroupControl(runs, onChange) {
+  // and config keys: first the keys whose values differ between the runs (`differingKeys`,
+  // the rows of the page's config-differences table, in its order), then the others, marked
+  // "(same in all)"; `onChange` redraws.
+  function bindGroupControl(runs, onChange, differingKeys = []) {
     const select = document.getElementById("group-by");
     if (!select) return;
-    const keys = [...new Set(runs.flatMap((run) => Object.keys(run.config || {})))];
-    const varies = (key) => new Set(runs.map((run) => JSON.stringify((run.config || {})[key]))).size > 1;
-    keys.sort((a, b) => (varies(b) - varies(a)) || a.localeCompare(b));
+    const differing = new Set(differingKeys);
+    const varies = (key) => differing.has(key);
+    const others = [...new Set(runs.flatMap((run) => Object.keys(run.config || {})))]
+      .filter((key) => !varies(key)).sort((a, b) => a.localeCompare(b));
+    const keys = [...differingKeys, ...others];
     const options = [["", "none (each run)"]];
     if (runs.some((run) => run.tags && run.tags.length)) options.push(["tag", "tag"]);
     keys.forEach((key) => options.push([`config:${key}`, `config: ${key}${varies(key) ? "" : " (same in all)"}`]));
@@ -359,5 +406,5 @@ const codeoptPlots = (() => {
     ["group-by", "group-spread"].forEach((id) => document.getElementById(id)?.addEventListener("change", onChange));
   }
 
-  return { figure, chartOf, groupRuns, bindGroupControl, unitOf, colorOf, ema, KINDS_CHART };
+  return { figure, chartOf, groupRuns, labelOf, bindGroupControl, unitOf, colorOf, ema, KINDS_CHART };
 })();

@@ -13,8 +13,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from evaluations import services
 from evaluations.models import Evaluation
-from execution.samples import FAST, SLOW
-from tests.evaluations.test_evaluations import evaluate_upload, lines
+from execution.samples import FAST
+from tests.evaluations.test_evaluations import lines, slow_and_mixed
 from tests.training.test_training_runs import start_run
 from training.services import do_run_training
 
@@ -58,15 +58,7 @@ def test_the_form_queues_an_upload_and_names_a_bad_field(built, client, alice, q
 
 
 def test_the_comparison_table_and_csv_carry_the_stored_figures(built, client, alice, bob):
-    slow = evaluate_upload(
-        alice, lines(*[{"problem": "sum", "program": SLOW}] * 2), complexity=False
-    )
-    mixed = evaluate_upload(
-        alice,
-        lines({"problem": "sum", "program": FAST}, {"problem": "sum", "program": "print(0)"}),
-        complexity=False,
-        taus="20",
-    )
+    slow, mixed = slow_and_mixed(alice)
     client.force_login(alice)
     page = client.get(f"/evaluations/?compare={mixed.pk},{slow.pk}").content.decode()
     assert page.count("<tr data-evaluation=") == 2

@@ -52,6 +52,21 @@ def evaluate_upload(user, text: str, **fields) -> Evaluation:
     return evaluation
 
 
+def slow_and_mixed(user) -> tuple[Evaluation, Evaluation]:
+    """Two done evaluations of "sum" without complexity: two SLOW programs (p100 = 1), and
+    one FAST and one wrong program (p100 = 0.5), the second asking for τ = 20 too."""
+    slow = evaluate_upload(
+        user, lines(*[{"problem": "sum", "program": SLOW}] * 2), complexity=False
+    )
+    mixed = evaluate_upload(
+        user,
+        lines({"problem": "sum", "program": FAST}, {"problem": "sum", "program": "print(0)"}),
+        complexity=False,
+        taus="20",
+    )
+    return slow, mixed
+
+
 def test_an_upload_reports_malformed_lines_and_evaluates_the_rest(built, alice):
     evaluation = evaluate_upload(alice, UPLOAD)
     assert evaluation.input_errors == [

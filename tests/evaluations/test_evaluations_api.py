@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from evaluations.models import Evaluation
-from execution.samples import FAST, SLOW
 from tests.conftest import token_client
-from tests.evaluations.test_evaluations import evaluate_upload, lines
+from tests.evaluations.test_evaluations import slow_and_mixed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,14 +60,7 @@ def test_a_refused_evaluation_names_its_field_and_queues_nothing(
 
 
 def test_a_done_evaluation_reads_with_its_p_tau_intervals_and_compares(built, alice, bob):
-    slow = evaluate_upload(
-        alice, lines(*[{"problem": "sum", "program": SLOW}] * 2), complexity=False
-    )
-    mixed = evaluate_upload(
-        alice,
-        lines({"problem": "sum", "program": FAST}, {"problem": "sum", "program": "x"}),
-        complexity=False,
-    )
+    slow, mixed = slow_and_mixed(alice)
     api = token_client(alice)
     detail = api.get(f"/api/evaluations/{mixed.pk}/").json()
     assert detail["status"] == "done" and detail["n_problems"] == 1

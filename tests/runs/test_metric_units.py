@@ -95,7 +95,7 @@ def assert_on_their_axes(steps: list[dict[str, float]]) -> None:
 
 
 def test_every_key_the_trainer_logs_has_a_unit_and_stays_on_its_axis(trainer_metrics):
-    assert sorted(trainer_metrics) == [0, 1, 2]
+    assert sorted(trainer_metrics) == [1, 2, 3]
     keys = {key for metrics in trainer_metrics.values() for key in metrics}
     # the timing noise of the step's scoring is among them
     assert {"timing/rank_jitter", "timing/repeat_cv", "sandbox/errors"} <= keys

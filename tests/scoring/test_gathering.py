@@ -30,6 +30,22 @@ def send_apart(client: ScoringClient, group: str, texts: list[str], **fields) ->
         return list(pool.map(one, texts))
 
 
+def sent_in_background(client: ScoringClient, group_size: int) -> tuple[threading.Thread, list]:
+    """One sample sent from a thread (as a trainer's worker would); what it raised, once
+    it is joined."""
+    raised: list[Exception] = []
+
+    def send():
+        try:
+            client.score_samples("sum", [OK], "binary-top50", group="row-1", group_size=group_size)
+        except ScoringFailed as exc:  # SandboxFailed too
+            raised.append(exc)
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    return sender, raised
+
+
 def test_samples_sent_one_at_a_time_are_scored_as_one_group_per_prompt(
     built, alice, asgi_server, celery_worker_process
 ):
@@ -68,21 +84,13 @@ def test_a_sample_whose_group_mates_never_come_is_scored_when_the_window_closes(
 
 def test_a_group_failed_in_the_sandbox_gets_no_reward_and_names_its_job(built, alice, asgi_server):
     client = ScoringClient(asgi_server, Token.objects.create(user=alice).key, timeout=120)
-    raised = []
-
-    def send():
-        try:
-            client.score_samples("sum", [OK], "binary-top50", group="row-1", group_size=1)
-        except SandboxFailed as exc:
-            raised.append(exc)
-
-    sender = threading.Thread(target=send)
-    sender.start()
+    sender, raised = sent_in_background(client, group_size=1)
     job = wait_until(lambda: ScoringJob.objects.first(), 60, "the gathered group's job")
     error = "SandboxError: sum: still failing in the sandbox after 3 scorings"
     ScoringJob.objects.filter(pk=job.pk).update(status="failed", error=error)
     sender.join(timeout=60)
-    assert len(raised) == 1 and raised[0].job_id == job.pk
+    assert len(raised) == 1 and isinstance(raised[0], SandboxFailed)
+    assert raised[0].job_id == job.pk
     assert "failed in the sandbox" in str(raised[0])
 
 
@@ -120,16 +128,7 @@ def test_a_gather_gone_while_its_samples_wait_is_a_503_not_a_server_error(
     built, alice, asgi_server
 ):
     client = ScoringClient(asgi_server, Token.objects.create(user=alice).key, timeout=120)
-    raised = []
-
-    def send():
-        try:
-            client.score_samples("sum", [OK], "binary-top50", group="row-1", group_size=2)
-        except ScoringFailed as exc:
-            raised.append(exc)
-
-    sender = threading.Thread(target=send)
-    sender.start()
+    sender, raised = sent_in_background(client, group_size=2)
     gather = wait_until(lambda: ScoringGather.objects.first(), 60, "the open gather")
     gather.delete()  # an operator clearing the table, say
     sender.join(timeout=60)

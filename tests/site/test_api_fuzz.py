@@ -7,7 +7,7 @@ objects that exist are checked too. Not checked for writes: that every input the
 is accepted (Schemathesis' positive_data_acceptance): a run's team must be one of yours and a
 reward configuration must exist, which no schema can say; such a refusal is a documented 400
 naming the field. Bounded in examples per operation and mode (`CODEOPT_FUZZ_EXAMPLES`, default
-30) and in scenarios and their steps (`CODEOPT_FUZZ_SCENARIOS`, default 160;
+30) and in scenarios and their steps (`CODEOPT_FUZZ_SCENARIOS`, default 400;
 `CODEOPT_FUZZ_STEPS`, default 8) so that it fits the suite; derandomized, so a failure
 repeats."""
 
@@ -33,7 +33,7 @@ from timing.models import TimingJob
 pytestmark = pytest.mark.django_db
 
 FUZZ_EXAMPLES = int(os.environ.get("CODEOPT_FUZZ_EXAMPLES", "30"))
-FUZZ_SCENARIOS = int(os.environ.get("CODEOPT_FUZZ_SCENARIOS", "160"))
+FUZZ_SCENARIOS = int(os.environ.get("CODEOPT_FUZZ_SCENARIOS", "400"))
 FUZZ_STEPS = int(os.environ.get("CODEOPT_FUZZ_STEPS", "8"))
 
 
@@ -168,6 +168,11 @@ def test_the_api_answers_as_its_schema_says_along_its_links(
         "GET /api/runs/{id}/metrics/",
         "POST /api/runs/{id}/metrics/",
         "POST /api/sandbox-failures/{kind}/{job_id}/retry/",
+        "GET /api/timing-jobs/{id}/",
+        "POST /api/timing-jobs/{id}/retry/",
+        "GET /api/reward-configs/{id}/",
+        "PATCH /api/reward-configs/{id}/",
+        "POST /api/reward-configs/{id}/recommend/",
     }, by_link
     succeeded = {target for target, statuses in by_link.items() if min(statuses) < 300}
     assert {

@@ -27,8 +27,8 @@ def test_the_samples_heatmaps_and_the_stop_button(
         "document.getElementById('chart-outcomes').data.map(t => [t.y, t.x, t.z])"
     )
     (problems, steps, correct), (_, _, fast) = traces
-    assert problems == ["sum"] and steps == [0, 1]
-    assert correct[0][1] == sum(s.correct for s in samples if s.step == 1) / 2
+    assert problems == ["sum"] and steps == [1, 2]
+    assert correct[0][1] == sum(s.correct for s in samples if s.step == 2) / 2
     assert all(f <= c for f, c in zip(fast[0], correct[0], strict=True))
     # 0% is drawn red, a step not sampled is the grey background: they no longer look alike
     zero, background = page.evaluate(

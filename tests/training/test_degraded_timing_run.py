@@ -87,4 +87,4 @@ def test_every_step_of_a_degraded_run_logs_its_degradation(built, alice):
     logged = MetricPoint.objects.filter(series__run=run).order_by("step")
     cv = [(p.step, p.value) for p in logged.filter(series__key="timing/degraded_cv")]
     rate = [(p.step, p.value) for p in logged.filter(series__key="timing/degraded_slowdown_rate")]
-    assert cv == [(0, 0.25), (1, 0.25)] and rate == [(0, 0.2), (1, 0.2)]
+    assert cv == [(1, 0.25), (2, 0.25)] and rate == [(1, 0.2), (2, 0.2)]

@@ -89,10 +89,10 @@ def test_the_samples_page_lists_rollouts_and_the_outcome_heatmap(built, client, 
     page = client.get(f"/runs/{run.pk}/samples/").content.decode()
     assert page.count('<tr data-verdict="') == 4  # 2 steps x 1 group x 2 samples
     data = json.loads(re.search(r'id="outcome-data"[^>]*>(.*?)</script>', page, re.S).group(1))
-    assert data["problems"] == ["sum"] and data["steps"] == [0, 1]
+    assert data["problems"] == ["sum"] and data["steps"] == [1, 2]
     samples = run.training.samples.all()
-    correct_at_0 = sum(s.correct for s in samples if s.step == 0) / 2
-    assert data["correct"] == [[correct_at_0, sum(s.correct for s in samples if s.step == 1) / 2]]
+    correct_at_1 = sum(s.correct for s in samples if s.step == 1) / 2
+    assert data["correct"] == [[correct_at_1, sum(s.correct for s in samples if s.step == 2) / 2]]
     verdict = samples[0].verdict
     only = client.get(f"/runs/{run.pk}/samples/?verdict={verdict}&step=0").content.decode()
     assert only.count('<tr data-verdict="') == sum(

@@ -77,16 +77,21 @@ def test_the_command_trains_the_tiny_model_and_reports_every_step(built, alice, 
     run = Run.objects.get()
     assert run.status == "finished" and run.reward_config.name == "binary-top50"
     assert run.tags == ["training"] and '"group_size": 2' in run.config
-    assert steps_of(run, "rewards/mean") == [0, 1]
-    assert steps_of(run, "groups/all_negative") == [0, 1]
-    assert steps_of(run, "time/overhead_share") == [0, 1]
+    # each step reported at the optimizer steps done: the 2nd update's point is step 2, as
+    # its checkpoint's name and the run's last step say
+    assert steps_of(run, "rewards/mean") == [1, 2]
+    assert steps_of(run, "groups/all_negative") == [1, 2]
+    assert steps_of(run, "time/overhead_share") == [1, 2]
     samples = RolloutSample.objects.filter(training__run=run)
     assert samples.count() == 4 and {s.problem.slug for s in samples} == {"sum"}
-    assert {(s.step, s.group, s.index) for s in samples} == {
-        (step, 0, i) for step in (0, 1) for i in (0, 1)
+    assert {(s.step, s.group, s.index, s.policy_version) for s in samples} == {
+        (step, 0, i, 0)
+        for step in (1, 2)
+        for i in (0, 1)  # step 2's batch: sampled by 0
     }
     training = TrainingRun.objects.get(run=run)
     assert training.version == 2 and training.attempts == 1 and training.stage == "finished"
+    assert run.last_step == 2 and max(training_services.checkpoint_steps(training)) == 2
 
 
 def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
@@ -107,9 +112,9 @@ def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
         training_services.do_run_training(run.pk)
     run.refresh_from_db()
     assert run.status == "running"  # the task was not acknowledged: it comes back
-    assert steps_of(run, "rewards/mean") == [0, 1]
+    assert steps_of(run, "rewards/mean") == [1]
     assert training_services.do_run_training(run.pk) == "finished"  # the re-delivery
-    assert steps_of(run, "rewards/mean") == [0, 1, 2]
+    assert steps_of(run, "rewards/mean") == [1, 2, 3]
     assert TrainingRun.objects.get(run=run).attempts == 2
     assert RolloutSample.objects.filter(training__run=run).count() == 3 * 2
 
@@ -117,23 +122,23 @@ def test_a_crashed_run_resumes_from_its_checkpoint_with_a_continuous_series(
 def test_a_resumed_run_keeps_nothing_its_killed_attempt_logged_past_the_checkpoint(
     built, alice, monkeypatch
 ):
-    # checkpoints at versions 2 and 4: the killed attempt logs step 2 (with a key the
+    # checkpoints at versions 2 and 4: the killed attempt logs step 3 (with a key the
     # resumed one does not write, as staleness/age_1 was at a resume step) and stores its
-    # samples, then dies at step 3; the resumed one re-runs steps 2 and 3 from version 2
+    # samples, then dies at step 4; the resumed one re-runs steps 3 and 4 from version 2
     run = start_run(alice, steps=4, checkpoint_every=2)
     original_log, original_samples = sink.DatabaseSink.log, sink.DatabaseSink.samples
     attempt = {"killed": False}
 
     def log(self, step, metrics):
-        if not attempt["killed"] and step == 2:
-            metrics = {**metrics, "killed/only": 1.0}
         if not attempt["killed"] and step == 3:
+            metrics = {**metrics, "killed/only": 1.0}
+        if not attempt["killed"] and step == 4:
             attempt["killed"] = True
             raise SystemExit("worker lost")
         original_log(self, step, metrics)
 
     def samples(self, step, rows):
-        if not attempt["killed"] and step == 2:
+        if not attempt["killed"] and step == 3:
             rows = [*rows, dataclasses.replace(rows[0], index=99)]  # one the resume lacks
         original_samples(self, step, rows)
 
@@ -141,10 +146,10 @@ def test_a_resumed_run_keeps_nothing_its_killed_attempt_logged_past_the_checkpoi
     monkeypatch.setattr(sink.DatabaseSink, "samples", samples)
     with pytest.raises(SystemExit):
         training_services.do_run_training(run.pk, "worker-a")
-    assert steps_of(run, "killed/only") == [2]
+    assert steps_of(run, "killed/only") == [3]
     assert training_services.do_run_training(run.pk, "worker-b") == "finished"
     assert not MetricSeries.objects.filter(run=run, key="killed/only").exists()
-    assert steps_of(run, "rewards/mean") == [0, 1, 2, 3]
+    assert steps_of(run, "rewards/mean") == [1, 2, 3, 4]
     for series in MetricSeries.objects.filter(run=run):  # summaries as the points say
         steps = steps_of(run, series.key)
         assert (series.count, series.first_step, series.last_step) == (
@@ -154,10 +159,10 @@ def test_a_resumed_run_keeps_nothing_its_killed_attempt_logged_past_the_checkpoi
         ), series.key
     stored = RolloutSample.objects.filter(training__run=run)
     assert sorted(stored.values_list("step", "index")) == [
-        (step, i) for step in range(4) for i in (0, 1)
+        (step, i) for step in range(1, 5) for i in (0, 1)
     ]
     run.refresh_from_db()
-    assert run.last_step == 3
+    assert run.last_step == 4
 
 
 def test_a_second_delivery_waits_while_the_first_trains_and_takes_over_a_dead_one(built, alice):
@@ -183,16 +188,16 @@ def test_a_trainer_whose_lease_was_taken_stops_writing(built, alice, monkeypatch
     run = start_run(alice, steps=3)
     original = sink.DatabaseSink.log
 
-    def taken_over_at_step_1(self, step, metrics):
-        if step == 1:  # a delivery that thought this one dead took the run
+    def taken_over_at_step_2(self, step, metrics):
+        if step == 2:  # a delivery that thought this one dead took the run
             TrainingRun.objects.filter(run=run).update(lease="worker-b:2")
         original(self, step, metrics)
 
-    monkeypatch.setattr(sink.DatabaseSink, "log", taken_over_at_step_1)
+    monkeypatch.setattr(sink.DatabaseSink, "log", taken_over_at_step_2)
     assert training_services.do_run_training(run.pk, "worker-a") == "lease lost"
-    assert steps_of(run, "rewards/mean") == [0]
+    assert steps_of(run, "rewards/mean") == [1]
     samples = RolloutSample.objects.filter(training__run=run)
-    assert set(samples.values_list("step", flat=True)) == {0}
+    assert set(samples.values_list("step", flat=True)) == {1}
     run.refresh_from_db()
     assert run.status == "running"  # the new owner's to end, not this one's
     assert TrainingRun.objects.get(run=run).lease == "worker-b:2"
@@ -202,7 +207,7 @@ def test_a_stop_request_ends_the_run_after_its_step(built, alice):
     run = start_run(alice, steps=5)
     training_services.do_request_stop(run)
     assert training_services.do_run_training(run.pk) == "stopped"
-    assert steps_of(run, "rewards/mean") == [0]
+    assert steps_of(run, "rewards/mean") == [1]
     # every run checkpoints in a folder of its own, even if a run id comes back after a reset
     other = start_run(alice, steps=5)
     folders = {t.checkpoint_dir for t in TrainingRun.objects.filter(run__in=[run, other])}
@@ -222,9 +227,9 @@ def test_a_real_worker_trains_on_the_gpu_queue_and_scores_on_the_timing_queue(
         "the training run to end",
     )
     assert run.status == "finished", TrainingRun.objects.get(run=run).error
-    assert steps_of(run, "eval/p100") == [0, 1]
+    assert steps_of(run, "eval/p100") == [1, 2]
     jobs = ScoringJob.objects.filter(training__run=run).order_by("step")
-    assert [(j.step, j.status) for j in jobs] == [(0, "done"), (1, "done")]
+    assert [(j.step, j.status) for j in jobs] == [(1, "done"), (2, "done")]
     assert all(j.worker for j in jobs)  # measured by the worker, not the trainer's process
     stored = RolloutSample.objects.filter(training__run=run, step=1).order_by("index")
     first_group = coordinator.scored_groups(jobs[1].result)[0]
