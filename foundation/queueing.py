@@ -15,12 +15,15 @@ modules import it before the models are ready).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
+
+from foundation.progress import about
 
 SHOWN = 3  # jobs ahead named in the text; the rest are counted
 
@@ -32,6 +35,10 @@ class QueuedJob:
     running: bool
     created_at: datetime
     mine: bool  # the user may see it: named in the text
+    left_s: float | None = None
+    """Seconds until it ends: running, what is left of all of it (not of its stage); queued,
+    how long it will take. None: not known (then a wait behind it is a lower bound)."""
+    at_least: bool = False  # left_s is a lower bound (a later stage's length is not known)
 
 
 Reader = Callable[[object, "set[int] | None"], list[QueuedJob]]
@@ -57,10 +64,19 @@ def sees(teams: set[int] | None, team_id: int | None) -> bool:
     return teams is None or team_id in teams
 
 
-def queued(label: str, job, mine: bool, running: bool | None = None, created_at=None) -> QueuedJob:
+def queued(
+    label: str,
+    job,
+    mine: bool,
+    running: bool | None = None,
+    created_at=None,
+    left: tuple[float | None, bool] | None = None,
+) -> QueuedJob:
     """The QueuedJob of a job row (a Job, or a row with `status`, `created_at` and
     `progress_text`): running with its progress, or queued. `running` and `created_at`
-    override the row's (a training run's status and time are on its Run)."""
+    override the row's (a training run's status and time are on its Run); `left` (seconds,
+    at least) its time left, where the row's `remaining_s` (a running job's, at its rate so
+    far) is not all of it."""
     if running is None:
         running = job.status == "running"
     state = (
@@ -68,7 +84,9 @@ def queued(label: str, job, mine: bool, running: bool | None = None, created_at=
         if running
         else "queued"
     )
-    return QueuedJob(label, state, running, created_at or job.created_at, mine)
+    if left is None:
+        left = (getattr(job, "remaining_s", None) if running else None, False)
+    return QueuedJob(label, state, running, created_at or job.created_at, mine, *left)
 
 
 def workers_taking(queue: str) -> int:
@@ -112,10 +130,38 @@ class Queues:
             if job.label != label and (job.running or job.created_at < created_at)
         ]
 
+    def workers(self, queue: str) -> int:
+        if queue not in self._workers:
+            self._workers[queue] = workers_taking(queue)
+        return self._workers[queue]
+
+    def starts_in(self, queue: str, label: str, created_at: datetime) -> tuple[float, bool] | None:
+        """(seconds until the queued job starts, whether that is a lower bound): the jobs
+        ahead of it played out on the workers taking the queue, each running job for what is
+        left of it, each queued one for how long it takes, a worker taking the next job in
+        line as soon as it is free. A job ahead whose time is not known counts as none (the
+        answer is then a lower bound). None while no worker takes the queue."""
+        workers = self.workers(queue)
+        if not workers:
+            return None
+        ahead = self.ahead_of(queue, label, created_at)
+
+        def unknown(job: QueuedJob) -> bool:
+            return job.left_s is None or job.at_least
+
+        # each worker: (when it is free, whether that is a lower bound)
+        free = [(job.left_s or 0.0, unknown(job)) for job in ahead if job.running]
+        free += [(0.0, False)] * max(0, workers - len(free))
+        heapq.heapify(free)
+        for job in (job for job in ahead if not job.running):
+            at, bound = free[0]
+            heapq.heapreplace(free, (at + (job.left_s or 0.0), bound or unknown(job)))
+        return free[0]
+
     def waiting_text(self, queue: str, label: str, created_at: datetime) -> str:
         """What the queued job waits for, e.g. 'queued on gpu behind training run #5
         (running, warm start 120/300, about 2 min left): 2nd in line; 1 worker takes gpu
-        jobs'."""
+        jobs; starts in about 17 min' (`starts_in`: all of what is ahead, not its stage)."""
         ahead = self.ahead_of(queue, label, created_at)
         named = [job for job in ahead if job.mine]
         parts = [f"{job.label} ({job.state})" for job in named[:SHOWN]]
@@ -129,11 +175,14 @@ class Queues:
             text = f"queued on {queue} behind {behind}: {_ordinal(len(ahead) + 1)} in line"
         else:
             text = f"queued on {queue}: next in line"
-        if queue not in self._workers:
-            self._workers[queue] = workers_taking(queue)
-        workers = self._workers[queue]
+        workers = self.workers(queue)
         if workers:
             text += f"; {workers} worker{'s take' if workers > 1 else ' takes'} {queue} jobs"
+            wait, at_least = self.starts_in(queue, label, created_at)
+            if ahead and at_least and wait < 1:
+                text += "; no estimate yet of how long the jobs ahead take"
+            elif ahead:
+                text += f"; starts in {about(wait)}" + (" or more" if at_least else "")
         else:
             text += f"; no worker taking {queue} jobs has been seen lately: it starts once one runs"
         return text

@@ -52,6 +52,24 @@ class TrainingRun(models.Model):
             return None
         return max(0.0, (self.stage_ends_at - timezone.now()).total_seconds())
 
+    def left(self, running: bool) -> tuple[float | None, bool]:
+        """(seconds until the run ends, whether that is a lower bound), for what waits behind
+        it on its queue: the stage's estimate plus the stages after it. The training stage
+        lasts its time budget (`max_minutes`: it stops there) or to its estimated end; the
+        warm start and the stages before it are not known ahead (a lower bound). None: not
+        known at all."""
+        minutes = self.config.get("max_minutes")
+        budget = 60.0 * minutes if minutes else None
+        if not running:
+            return (budget, True) if budget else (None, False)
+        stage_left = self.remaining_s
+        if self.stage.startswith("training"):
+            return (stage_left if stage_left is not None else budget), False
+        if budget is None:
+            return stage_left, True
+        before_training = not self.stage.startswith("warm start")
+        return (stage_left or 0.0) + budget, before_training or stage_left is None
+
     @property
     def external(self) -> bool:
         """Trained elsewhere (TRL, verl, OpenRLHF): made on its first scored step, with no

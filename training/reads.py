@@ -120,6 +120,7 @@ def queued_training_runs(user, teams) -> list[QueuedJob]:
             sees(teams, run.team_id),
             running=run.status == RunStatus.RUNNING,
             created_at=run.created_at,
+            left=run.training.left(run.status == RunStatus.RUNNING),
         )
         for run in runs
     ]

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from foundation import inputs
-from foundation.progress import remaining_s
+from foundation.progress import RecentRate, remaining_s
 from runs.broadcasts import notify_run_progress
 from runs.services import do_ingest_metrics
 from training.lease import LeaseLost
@@ -87,9 +87,10 @@ class DatabaseSink:
 
 class StageProgress:
     """The run's stage on its TrainingRun row, counted (problems loaded, warm-start steps,
-    optimizer steps) with the stage's estimated end at its rate so far, for the run page.
+    optimizer steps) with the stage's estimated end at its recent rate, for the run page.
 
-    A stage's rate is measured from where it began (a resumed run's training starts at its
+    A stage's rate is its pace over the last minute (foundation.progress.RecentRate); in its
+    first seconds, the pace since it began (a resumed run's training starts at its
     checkpoint's step); `deadline_s`, seconds from the stage's start (the time budget), caps
     the estimate. Counts are written at most every WRITE_EVERY_S (a warm-start step can take
     milliseconds) and always at a stage's start and last count; with `lease`, only while this
@@ -112,6 +113,7 @@ class StageProgress:
         self.name, self.total, self.done = "", 0, 0
         self.remaining: float | None = None
         self._start = (0.0, 0)  # (clock, done) when the stage began
+        self._recent = RecentRate()  # the stage's pace over its last minute
         self._deadline: float | None = None
         self._written = 0.0
 
@@ -120,6 +122,8 @@ class StageProgress:
         now = self.clock()
         self.name, self.total, self.done, self.remaining = name, total, done, None
         self._start = (now, done)
+        self._recent = RecentRate()
+        self._recent.add(now, done)
         self._deadline = None if deadline_s is None else now + deadline_s
         self._write(now)
 
@@ -128,7 +132,13 @@ class StageProgress:
         now = self.clock()
         self.done = done
         started, done_before = self._start
-        self.remaining = remaining_s(done - done_before, self.total - done_before, now - started)
+        self._recent.add(now, done)
+        # the pace of the last minute where there is one: a rate since the stage began keeps
+        # the pace of before a neighbour started (foundation.progress.RecentRate)
+        self.remaining = self._recent.remaining_s(self.total)
+        if self.remaining is None:
+            counted, total = done - done_before, self.total - done_before
+            self.remaining = remaining_s(counted, total, now - started)
         if self._deadline is not None:
             left = max(0.0, self._deadline - now)
             self.remaining = left if self.remaining is None else min(self.remaining, left)
