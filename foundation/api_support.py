@@ -7,6 +7,7 @@ pages)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from drf_spectacular.types import OpenApiTypes
@@ -50,6 +51,15 @@ class StrictNumber(serializers.FloatField):
         if isinstance(data, bool) or not isinstance(data, int | float):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class FiniteFloat(serializers.FloatField):
+    """A number in an answer, null where it is not finite (a timed-out program's time, a
+    speedup over zero): JSON has no Infinity, and a browser's parser refuses it."""
+
+    def to_representation(self, value):
+        number = super().to_representation(value)
+        return number if math.isfinite(number) else None
 
 
 class StrictBoolean(serializers.BooleanField):

@@ -21,7 +21,9 @@ from rest_framework.response import Response
 
 from foundation import inputs
 from foundation.api_support import (
+    REFUSED,
     SHOWN_STATUS,
+    FiniteFloat,
     StrictBoolean,
     StrictNumber,
     StrictText,
@@ -37,7 +39,6 @@ from judges import reads, services, views
 from judges.categories import CATEGORIES, VERDICTS
 from judges.models import JudgeBatch, JudgePair
 
-REFUSED = OpenApiResponse(OpenApiTypes.OBJECT, description="A field refused: {field: [why]}.")
 JUDGE_NAMES = ", ".join(reads.JUDGE_ORDER) + "."
 VERDICT_NAMES = ", ".join(VERDICTS) + "."
 # (response strings that take a few values are text with the values named: as enums, the
@@ -157,11 +158,11 @@ class JudgePairSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=JudgePair.Kind.values)
     baseline_label = serializers.CharField()
     optimized_label = serializers.CharField()
-    baseline_s = serializers.FloatField(allow_null=True)
-    optimized_s = serializers.FloatField(allow_null=True)
-    speedup = serializers.FloatField(allow_null=True)
-    baseline_exponent = serializers.FloatField(allow_null=True)
-    optimized_exponent = serializers.FloatField(allow_null=True)
+    baseline_s = FiniteFloat(allow_null=True)
+    optimized_s = FiniteFloat(allow_null=True)
+    speedup = FiniteFloat(allow_null=True)
+    baseline_exponent = FiniteFloat(allow_null=True)
+    optimized_exponent = FiniteFloat(allow_null=True)
     evidence = serializers.DictField(
         allow_null=True,
         help_text="What was measured on the problem's generator (judges.reads.evidence_view); "

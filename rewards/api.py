@@ -15,6 +15,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from foundation.api_support import (
+    REFUSED,
     SHOWN_STATUS,
     StrictBoolean,
     StrictInteger,
@@ -29,7 +30,6 @@ from rewards import reads, services
 from rewards.models import RewardConfig, Simulation
 from rewards.simulator import RANK_AGAINST
 
-REFUSED = OpenApiResponse(OpenApiTypes.OBJECT, description="A field refused: {field: [why]}.")
 FORBIDDEN = OpenApiResponse(
     OpenApiTypes.OBJECT, description="Not a member of its team (a built-in one: not staff)."
 )

@@ -147,3 +147,13 @@ def test_pairs_are_reviewed_labelled_and_their_labels_exported_as_the_page_does(
     )  # fmt: skip
     pair = api.get(f"/api/judge-batches/{again['id']}/pairs/").json()["results"][0]
     assert pair["truth"] == "io" and pair["category"] == "math_shortcut"
+
+
+def test_a_pair_timed_out_on_one_side_answers_null_not_infinity(alice, enqueued):
+    batch = batch_of(alice, {"judge": "analyzer"}, ("p.jsonl", PAIRS))
+    batch.pairs.filter(kind="faster").update(baseline_s=float("inf"))
+    answer = token_client(alice).get(f"/api/judge-batches/{batch.pk}/pairs/")
+    # strict JSON (a browser's parser): Infinity would not parse
+    first = json.loads(answer.content, parse_constant=lambda name: pytest.fail(name))
+    assert first["results"][0]["baseline_s"] is None
+    assert first["results"][0]["speedup"] is None
