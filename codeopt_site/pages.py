@@ -28,7 +28,7 @@ LIST_METRICS = ["rewards/mean", "eval/p50", "groups/all_negative"]
 def run_list(request):
     params = request.GET
     runs = run_services.search_runs(
-        run_services.visible_runs(request.user).select_related("reward_config"),
+        run_services.visible_runs(request.user).select_related("reward_config", "training"),
         text=params.get("q", "").strip(),
         status=params.get("status", ""),
         team=params.get("team", ""),
@@ -56,18 +56,27 @@ def run_list(request):
 
 
 def _list_state(runs: list[Run]) -> list[dict]:
-    """Each listed run's live cells, the one read behind the list and its poll
-    (`run_list_live`): status, last step, the last values of LIST_METRICS."""
+    """Each listed run's live cells, the one read behind the runs list, the Training page and
+    their poll (`run_list_live`): status, last step, the last values of LIST_METRICS and, for
+    a training run, its steps done of its total and its stage (TrainingRun.steps_done)."""
     latest = run_reads.latest_values([r.pk for r in runs], LIST_METRICS)
-    return [
-        {
+    states = []
+    for run in runs:
+        training = getattr(run, "training", None) if hasattr(run, "training") else None
+        state = {
             "id": run.pk,
             "status": run.status,
             "last_step": run.last_step,
             "metrics": [latest[run.pk].get(key, "") for key in LIST_METRICS],
+            "steps": None,
+            "stage": None,
         }
-        for run in runs
-    ]
+        if training is not None:
+            total = training.steps_total
+            state["steps"] = f"{training.steps_done} / {'–' if total is None else total}"
+            state["stage"] = training.stage_text or "–"
+        states.append(state)
+    return states
 
 
 @login_required
@@ -79,7 +88,8 @@ def run_list_live(request):
         ids = inputs.record_ids("ids", request.GET.get("ids", ""), most=200)
     except inputs.InputError as exc:
         return JsonResponse({exc.field: [str(exc).split(": ", 1)[1]]}, status=400)
-    runs = list(run_services.visible_runs(request.user).filter(pk__in=ids).order_by("pk"))
+    runs = run_services.visible_runs(request.user).filter(pk__in=ids).order_by("pk")
+    runs = list(runs.select_related("training"))
     return JsonResponse(
         {
             "metric_keys": LIST_METRICS,

@@ -99,6 +99,14 @@ class TrainingRun(models.Model):
         return self.config.get("steps")
 
     @property
+    def stage_text(self) -> str:
+        """The Training page's stage cell: running (or trained elsewhere), the stage with its
+        count and estimate; otherwise the stage it ended in (or queued at)."""
+        if self.run.status == "running" or self.external:
+            return self.progress_text
+        return self.stage
+
+    @property
     def progress_text(self) -> str:
         """The stage, its count and estimate: "warm start 120/300, about 2 min left"; for a
         run trained elsewhere, the steps its trainer reported."""

@@ -32,7 +32,7 @@ def text_of(html: str, element_id: str) -> str:
 
 
 def training_row(html: str, run: Run) -> str:
-    row = re.search(rf'<tr data-status="[a-z]+"><td><a href="/runs/{run.pk}/">.*?</tr>', html, re.S)
+    row = re.search(rf'<tr data-run="{run.pk}" data-status="[a-z]+">.*?</tr>', html, re.S)
     assert row, html
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row.group(0)))
 
@@ -163,3 +163,35 @@ def test_the_live_cells_of_another_teams_run_are_not_answered(alice, bob, client
     assert [row["id"] for row in answer["runs"]] == [mine.pk]
     refused = client.get("/runs/live.json?ids=x")
     assert refused.status_code == 400 and "ids" in refused.json()
+
+
+def test_the_training_page_follows_its_runs_live(asgi_server, open_page, page_errors, alice):
+    run = run_services.do_create_run(
+        owner=alice,
+        team=Team.objects.get(name="red"),
+        name="trl-live",
+        config=json.dumps({"max_steps": 10}),
+    )
+    external_training(run.pk)
+    run_services.do_set_run_status(run, "running")
+    token = Token.objects.create(user=alice).key
+    post(asgi_server, token, run.pk, [{"step": 1, "key": "trl/loss", "value": 0.5}])
+
+    page = open_page()
+    log_in(page, asgi_server, "/training/")
+    row = f'#training-runs tr[data-run="{run.pk}"]'
+    assert page.inner_text(f'{row} [data-cell="steps"]') == "1 / 10"
+    post(asgi_server, token, run.pk, [{"step": 4, "key": "trl/loss", "value": 0.4}])
+    page.wait_for_function(
+        "(sel) => document.querySelector(sel).textContent === '4 / 10'",
+        arg=f'{row} [data-cell="steps"]',
+        timeout=15_000,
+    )
+    assert page.inner_text(f'{row} [data-cell="stage"]') == "step 4 of 10, reported by its trainer"
+    set_status(asgi_server, token, run, "finished")
+    page.wait_for_function(
+        "(sel) => document.querySelector(sel).dataset.status === 'finished'",
+        arg=row,
+        timeout=15_000,
+    )
+    assert page_errors == []
