@@ -78,13 +78,22 @@
   // Queue wait per job, in seconds from 0: a wait is never negative (a start stamped a hair
   // before its queueing by another host's clock is drawn as no wait), and the axis spans at
   // least WAIT_AXIS_MIN_S, so that Plotly does not stretch microseconds into a scale.
+  const TIME_AXIS_MIN_MS = 2 * 60 * 1000; // one job alone: a 2-minute span, not milliseconds
+
   function queueWait(started) {
     const waits = started.map((j) => Math.max(0, j.queue_wait_s));
+    const times = started.map((j) => new Date(j.created_at));
     const empty = !started.length;
+    const xaxis = codeopt.axis("queued at (UTC)", empty);
+    if (times.length) {  // the time axis spans at least TIME_AXIS_MIN_MS around the jobs
+      const first = Math.min(...times), last = Math.max(...times);
+      const pad = Math.max(0, TIME_AXIS_MIN_MS - (last - first)) / 2;
+      if (pad) Object.assign(xaxis, { range: [new Date(first - pad), new Date(last + pad)], autorange: false });
+    }
     codeopt.plot("chart-wait", [{
-      type: "scatter", mode: "markers", x: started.map((j) => new Date(j.created_at)), y: waits, cliponaxis: false,
+      type: "scatter", mode: "markers", x: times, y: waits, cliponaxis: false,
       text: waits.map(waitText), hovertemplate: "queued %{x|%H:%M:%S}: waited %{text}<extra></extra>",
-    }], { ...layout("Queue wait per job", "queued at (UTC)", "queue wait (seconds)", empty),
+    }], { ...layout("Queue wait per job", "queued at (UTC)", "queue wait (seconds)", empty), xaxis,
       yaxis: codeopt.axis("queue wait (seconds)", empty, {
         rangemode: "nonnegative", range: [0, Math.max(WAIT_AXIS_MIN_S, ...waits) * 1.1], tickformat: ",~r" }) });
   }

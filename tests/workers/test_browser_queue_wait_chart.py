@@ -4,6 +4,7 @@ sub-millisecond ticks around them (nor below 0: a wait is never negative)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -52,4 +53,29 @@ def test_the_queue_wait_axis_starts_at_zero_seconds_without_sub_millisecond_tick
         f"document.querySelector('{CHART}')._fullLayout.yaxis.title.text"
     )
     assert_modebar_clears_title(page, CHART)
+    assert page_errors == []
+
+
+def test_one_job_alone_is_drawn_on_minutes_not_sub_millisecond_time_ticks(
+    asgi_server, open_page, page_errors, alice
+):
+    # one job: Plotly stretched the time axis around its instant ("22:52:39.5305")
+    job = TimingJob.objects.create(
+        owner=alice, package_dir="/packages/sum", source="print(1)", language="python",
+        status=TimingJob.Status.DONE,
+    )  # fmt: skip
+    created = timezone.now() - timedelta(minutes=3)
+    TimingJob.objects.filter(pk=job.pk).update(
+        created_at=created,
+        started_at=created + timedelta(seconds=0.6),
+        finished_at=created + timedelta(seconds=2),
+    )
+    page = open_page()
+    log_in(page, asgi_server, "/timing/")
+    page.wait_for_selector(f"{CHART} .scatterlayer .point", timeout=15_000)
+    labels = tick_labels(page, CHART, "xtick")
+    assert labels and not any(re.search(r":\d\d\.\d", label) for label in labels), labels
+    low, high = page.evaluate(f"document.querySelector('{CHART}')._fullLayout.xaxis.range")
+    span_s = page.evaluate(f"(new Date('{high}') - new Date('{low}')) / 1000")
+    assert 100 <= span_s <= 140, (low, high)
     assert page_errors == []
