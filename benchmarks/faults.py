@@ -309,7 +309,7 @@ def case_training_worker_killed(bench: Bench) -> dict:
     resumed_at = checkpoints[-1] if checkpoints else 0
     ((stale,),) = cluster.sql(
         "SELECT count(*) FROM runs_metricpoint p JOIN runs_metricseries s ON s.id = p.series_id"
-        " WHERE s.run_id = %s AND p.step >= %s AND p.recorded_at < to_timestamp(%s)",
+        " WHERE s.run_id = %s AND p.step > %s AND p.recorded_at < to_timestamp(%s)",
         [run_id, resumed_at, killed_wall],
     )
     want, got = cluster.series_steps(reference), cluster.series_steps(run_id)
