@@ -25,7 +25,8 @@ from lm.base_models import TINY
 from problems.models import Problem
 from rewards.runtimes import loaded_problems
 from runs.services import visible_runs
-from training.services import check_model, checkpoint_steps
+from training.model_choice import check_model
+from training.services import checkpoint_steps
 
 MAX_SAMPLES = 200
 

@@ -12,7 +12,8 @@ from evaluations import reads, services
 from foundation import jsonlines
 from foundation.tenancy import check_team_for_new_run, user_teams
 from runs.services import visible_runs
-from training.services import checkpoint_steps, model_choices
+from training.model_choice import model_choices
+from training.services import checkpoint_steps
 
 FORM_FIELDS = (
     "source", "run", "step", "model", "split", "problems", "n", "temperature", "seed",

@@ -71,6 +71,19 @@ class StrictBoolean(serializers.BooleanField):
         return data
 
 
+class JobRowSerializer(serializers.Serializer):
+    """What every job row of a page's table shows (a dataset build, a simulation): its
+    fields after these."""
+
+    id = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    status = serializers.CharField(help_text=SHOWN_STATUS)
+    progress = serializers.FloatField(help_text="Share done, 0 to 1.")
+    stage = serializers.CharField()
+    error = serializers.CharField(help_text="Its start (300 characters).")
+    started_by = serializers.CharField()
+
+
 def record_id(**kwargs) -> StrictInteger:
     """A stored row's id in a request body."""
     return StrictInteger(min_value=1, max_value=inputs.MAX_ID, **kwargs)

@@ -14,7 +14,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from foundation.api_support import (
-    SHOWN_STATUS,
+    JobRowSerializer,
     StrictInteger,
     StrictNumber,
     StrictText,
@@ -118,16 +118,9 @@ class ProblemViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 # -- dataset builds ---------------------------------------------------------------------------
 
 
-class DatasetBuildSerializer(serializers.Serializer):
+class DatasetBuildSerializer(JobRowSerializer):
     """A build as the Dataset page's table shows it: problems.reads.build_row."""
 
-    id = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    status = serializers.CharField(help_text=SHOWN_STATUS)
-    progress = serializers.FloatField(help_text="Share done, 0 to 1.")
-    stage = serializers.CharField()
-    error = serializers.CharField(help_text="Its start (300 characters).")
-    started_by = serializers.CharField()
     executions = serializers.IntegerField(help_text="Sandboxed program runs so far.")
     wall_seconds = serializers.FloatField(allow_null=True)
     problems = serializers.IntegerField(allow_null=True, help_text="Problems named (null: all).")

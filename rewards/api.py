@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from foundation.api_support import (
     REFUSED,
-    SHOWN_STATUS,
+    JobRowSerializer,
     StrictBoolean,
     StrictInteger,
     StrictNumber,
@@ -224,16 +224,9 @@ class RewardConfigViewSet(
 # -- simulations ------------------------------------------------------------------------------
 
 
-class SimulationSerializer(serializers.Serializer):
+class SimulationSerializer(JobRowSerializer):
     """A simulation as the Rewards page's table shows it: rewards.reads.simulation_row."""
 
-    id = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    status = serializers.CharField(help_text=SHOWN_STATUS)
-    progress = serializers.FloatField(help_text="Share done, 0 to 1.")
-    stage = serializers.CharField()
-    error = serializers.CharField(help_text="Its start (300 characters).")
-    started_by = serializers.CharField()
     configs = serializers.IntegerField(help_text="Configurations simulated.")
     noise_cvs = serializers.ListField(child=serializers.FloatField())
     group_size = serializers.IntegerField()

@@ -92,5 +92,20 @@ const codeopt = (() => {
   const emptyNote = (empty, text) => (empty
     ? [{ text, showarrow: false, xref: "paper", yref: "paper", x: 0.5, y: 0.5 }] : []);
 
-  return { esc, fmt, when, statusCell, progressCell, fillTable, plotConfig, plot, colorOf, axis, emptyNote };
+  // The runs list's and the Training page's live cells: while active() says something on the
+  // page is queued or running, GET runs/live.json for the runs in ids() every everyMs and hand
+  // the answer to apply(); a failed read is tried again at the next beat.
+  const pollRuns = (url, ids, active, apply, everyMs = 2000) => {
+    async function poll() {
+      if (!active()) return;
+      try {
+        const answer = await fetch(`${url}?ids=${ids().join(",")}`, { headers: { Accept: "application/json" } });
+        if (answer.ok) apply(await answer.json());
+      } catch { /* the next beat tries again */ }
+      setTimeout(poll, everyMs);
+    }
+    setTimeout(poll, everyMs);
+  };
+
+  return { esc, fmt, when, statusCell, progressCell, fillTable, plotConfig, plot, colorOf, axis, emptyNote, pollRuns };
 })();

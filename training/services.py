@@ -13,9 +13,8 @@ from django.conf import settings
 from django.db import transaction
 
 from foundation import inputs
-from foundation.paths import resolve_under_roots, roots_text
 from foundation.sending import enqueue
-from lm.base_models import BASE_MODELS, TINY, is_base_model, prompt_style, source_file
+from lm.base_models import TINY, prompt_style
 from problems.loading import function_task, problem_id, slowest_reference
 from problems.models import ReferenceSolution
 from rewards.models import RewardConfig
@@ -26,50 +25,11 @@ from scoring.coordinator import TimingQueueScorer
 from scoring.problems import scoring_problem
 from training.config import DEGRADED_TIMING_TAG, TrainConfig
 from training.lease import Lease, LeaseLost, claim_training
+from training.model_choice import check_model
 from training.models import RolloutSample, TrainingRun
 from training.sink import DatabaseSink, StageProgress, notify_training_progress
 
 log = logging.getLogger(__name__)
-
-
-def check_model(model: str) -> str:
-    """'tiny', a named base model (BASE_MODELS, its source file installed), or the real path
-    of a transformers model folder (config.json) under settings.CODEOPT_MODEL_ROOTS;
-    ValueError("model: ...") otherwise, one fixed message for every path outside the roots,
-    whether or not it exists."""
-    if model == TINY:
-        return TINY
-    if is_base_model(model):
-        source_file(BASE_MODELS[model])  # installed? (the conversion happens where it trains)
-        return model
-    roots = settings.CODEOPT_MODEL_ROOTS
-    folder = resolve_under_roots(model, roots)
-    if folder is None:
-        names = ", ".join(f"'{name}'" for name in [TINY, *BASE_MODELS])
-        raise inputs.InputError("model", f"must be {names} or a path under {roots_text(roots)}")
-    if not (folder / "config.json").is_file():
-        raise inputs.InputError("model", f"{model!r} has no config.json: not a local model folder")
-    return str(folder)
-
-
-def model_choices(limit: int = 50) -> list[tuple[str, str]]:
-    """(value, description) of the models a form offers: 'tiny', the named base models, and
-    the folders directly under settings.CODEOPT_MODEL_ROOTS holding a transformers model
-    (config.json), less the named models' own converted copies."""
-    choices = [(TINY, "the built-in small model made from a config (CPU, fast tests)")]
-    choices += [(model.name, model.description) for model in BASE_MODELS.values()]
-    converted = {str(settings.CODEOPT_MODEL_CACHE / name) for name in BASE_MODELS}
-    for root in settings.CODEOPT_MODEL_ROOTS:
-        try:
-            children = sorted(Path(root).iterdir())
-        except OSError:  # a root not made yet (or not readable): nothing to offer there
-            continue
-        choices += [
-            (str(p), "a local model folder")
-            for p in children
-            if (p / "config.json").is_file() and str(p) not in converted
-        ]
-    return choices[:limit]
 
 
 def check_train_request(config_data: dict):

@@ -15,6 +15,7 @@ from runs.services import check_can_see_run, visible_runs
 from training import reads
 from training import services as training_services
 from training.config import TrainConfig
+from training.model_choice import model_choices
 
 TRAIN_CHECKBOXES = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.type == "bool")
 TRAIN_FORM_FIELDS = tuple(
@@ -60,7 +61,7 @@ def training_page(request):
             "error": error,
             "values": values,
             "config_class": TrainConfig,
-            "model_choices": training_services.model_choices(),
+            "model_choices": model_choices(),
             "rewards": RewardConfig.objects.all(),
             "teams": user_teams(request.user),
             "runs": runs,

@@ -68,9 +68,8 @@
   });
 
   // Live cells: while a listed run or a demo stage is queued or running, its status, last
-  // step and last metric values are read again every POLL_MS from the same read as the page
+  // step and last metric values are read again every 2 s from the same read as the page
   // (runs/live.json), the demo's panel with them.
-  const POLL_MS = 2000;
   const ACTIVE = new Set(["queued", "running"]);
   const showNumber = (v) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : String(Number(v.toFixed(4)))) : v);
   function setStatus(span, status) {
@@ -122,14 +121,5 @@
   const OVER = new Set(["finished", "done", "failed", "skipped", "ready", "stopped", "deleted", "cancelled"]);
   const active = () => rows().some((row) => ACTIVE.has(row.dataset.status))
     || [...document.querySelectorAll("#demo-status li[data-stage]")].some((li) => !OVER.has(li.dataset.status));
-  async function poll() {
-    if (!active()) return;
-    const ids = rows().map((row) => row.dataset.run).join(",");
-    try {
-      const answer = await fetch(`${table.dataset.liveUrl}?ids=${ids}`, { headers: { Accept: "application/json" } });
-      if (answer.ok) apply(await answer.json());
-    } catch { /* the next poll tries again */ }
-    setTimeout(poll, POLL_MS);
-  }
-  setTimeout(poll, POLL_MS);
+  codeopt.pollRuns(table.dataset.liveUrl, () => rows().map((row) => row.dataset.run), active, apply);
 })();

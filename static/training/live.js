@@ -1,12 +1,11 @@
 // The Training page's table stays live: while a run on it is queued or running, its status,
-// steps and stage are read again every POLL_MS from the runs list's live read (runs/live.json:
+// steps and stage are read again every 2 s from the runs list's live read (runs/live.json:
 // the same figures as the run page and the runs list).
 "use strict";
 
 (() => {
   const table = document.getElementById("training-runs");
   if (!table) return;
-  const POLL_MS = 2000;
   const ACTIVE = new Set(["queued", "running"]);
   const rows = () => [...table.tBodies[0].rows].filter((row) => row.dataset.run);
   const cell = (row, name) => row.querySelector(`[data-cell="${name}"]`);
@@ -25,14 +24,6 @@
     });
   }
 
-  async function poll() {
-    if (!rows().some((row) => ACTIVE.has(row.dataset.status))) return;
-    const ids = rows().map((row) => row.dataset.run).join(",");
-    try {
-      const answer = await fetch(`${table.dataset.liveUrl}?ids=${ids}`, { headers: { Accept: "application/json" } });
-      if (answer.ok) apply(await answer.json());
-    } catch { /* the next poll tries again */ }
-    setTimeout(poll, POLL_MS);
-  }
-  setTimeout(poll, POLL_MS);
+  const active = () => rows().some((row) => ACTIVE.has(row.dataset.status));
+  codeopt.pollRuns(table.dataset.liveUrl, () => rows().map((row) => row.dataset.run), active, apply);
 })();
