@@ -292,3 +292,21 @@ def test_text_settings_are_parsed_and_stored_ones_are_checked_strictly():
         PipelineConfig.from_dict({"repeats": "4"})  # a stored row holds numbers, not text
     with pytest.raises(ValueError, match="repeats: must be a whole number, not 2.7"):
         PipelineConfig.from_dict({"repeats": 2.7})
+
+
+def test_rank_stability_without_a_band_is_kendalls_tau_of_each_repeat_against_the_medians():
+    # the reference: scipy's Kendall tau; with no band and no ties, the share of pairs a
+    # repeat orders as the medians do is (tau + 1) / 2
+    import random
+
+    from scipy.stats import kendalltau
+
+    rng = random.Random(7)
+    for _ in range(200):
+        names = [f"r{i}" for i in range(rng.randint(2, 7))]
+        samples = {name: [rng.uniform(0.1, 2.0) for _ in range(3)] for name in names}
+        kept = order_kept(samples, 3, 0.0)
+        medians = [sorted(s)[1] for s in samples.values()]
+        for repeat, share in enumerate(kept):
+            tau = kendalltau([s[repeat] for s in samples.values()], medians).statistic
+            assert share == pytest.approx((tau + 1) / 2)
