@@ -105,6 +105,8 @@ def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = 
     asked = data.get("problems") or []
     if isinstance(asked, str):
         asked = [s for s in asked.replace(",", " ").split() if s]
+    if not isinstance(asked, list) or not all(isinstance(s, str) for s in asked):
+        raise inputs.InputError("problems", "a list of problem slugs, or leave it out for all")
     available = {p.slug for p in loaded_problems("" if split == "all" else split)}
     unknown = sorted(set(asked) - available)
     if unknown:

@@ -47,6 +47,8 @@ def test_an_evaluation_started_through_the_api_takes_its_own_lane_and_can_be_can
         ({"source": "telepathy"}, "source"),
         ({"source": "run", "run": 999}, "run"),
         ({"source": "model", "problems": ["nope"]}, "problems"),
+        ({"source": "model", "problems": 1.5}, "problems"),  # a 500 the fuzzer found
+        ({"source": "model", "problems": [3]}, "problems"),
         ({"source": "model", "colour": "red"}, "colour"),
         ({"source": "completions"}, "completions"),
     ],
