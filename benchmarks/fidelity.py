@@ -2,7 +2,7 @@
 pages show them; prints a table and one JSON object.
 
     DEBUG=1 .venv/bin/python benchmarks/fidelity.py [--quick] [--problems big-sum ...]
-        [--seeds 3 --steps 20] [--json out.json]
+        [--seeds 3 --steps 20] [--parallel 2] [--json out.json]
 
 Runs on the database `make demo` uses (its pages show every result), with the problems of the
 demo's build (built here first when they are not).
@@ -24,11 +24,14 @@ demo's build (built here first when they are not).
    service as it is and degraded on purpose (TrainConfig.degraded_timing_cv and
    degraded_slowdown_rate, the run tagged); each run's last checkpoint evaluated on the
    problems (pτ), and the paper run's against the RLVR run's of the same seed and condition
-   (win rate). Intervals: over seeds and problems (a bootstrap over the seeds' values).
+   (win rate). Intervals: over seeds and problems (a bootstrap over the seeds' values). The
+   base model is evaluated on the same seeded samples, the start every run moved from, with
+   the share of each run's samples that differ from the base's ("moved").
 
 `--quick`: 1 problem for step 1, 1 seed and few steps for steps 3-4, small evaluations: about
-30 minutes on 2 cores. The run step 3 trains is seed 0 of step 4's "service as it is" paper
-run (not trained twice).
+30 minutes on 2 cores. A full run: 3 problems for step 1, 3 seeds x 6 steps, 8 samples a
+problem, two runs at a time (`--parallel`, one torch thread each): about 90 minutes. The
+run step 3 trains is seed 0 of step 4's "service as it is" paper run (not trained twice).
 """
 
 from __future__ import annotations
@@ -71,9 +74,11 @@ def log(message: str) -> None:
 def owner():
     from django.contrib.auth import get_user_model
 
-    from foundation.tenancy import check_team_for_new_run
+    from foundation.tenancy import Team, check_team_for_new_run
 
     user, _ = get_user_model().objects.get_or_create(username="demo")
+    if not user.teams.exists():  # a database make demo did not set up
+        Team.objects.get_or_create(name="demo")[0].members.add(user)
     return user, check_team_for_new_run(user, None)
 
 
@@ -152,7 +157,7 @@ def train(name: str, slugs: list[str], seed: int, steps: int, fields: dict) -> i
         "group_size": 8,
         "prompts_per_step": 2,
         "trainable_layers": 4,
-        "learning_rate": 1e-5,
+        "learning_rate": 1e-5,  # the demo's (scripts/demo_train.toml); --learning-rate
         "warm_start_steps": 0,
         "max_new_tokens": 160,
         "temperature": 0.8,
@@ -189,17 +194,20 @@ def group_shares(run_id: int) -> list[dict]:
     return [rows[step] for step in sorted(rows)]
 
 
-def evaluate(run_id: int, slugs: list[str], samples: int) -> dict:
+def evaluate(run_id: int | None, slugs: list[str], samples: int) -> dict:
+    """pτ of a run's last checkpoint, or of the base model (`run_id` None: where every run
+    starts), on the same seeded samples: a difference is the weights', not the sampler's."""
     from evaluations import reads, services
     from runs.models import Run
 
-    run = Run.objects.get(pk=run_id)
     user, team = owner()
+    source = (
+        {"source": "model", "model": MODEL} if run_id is None else {"source": "run", "run": run_id}
+    )
     request = services.check_evaluation_request(
         user,
         {
-            "source": "run",
-            "run": run_id,
+            **source,
             "split": "all",
             "problems": slugs,
             "n": samples,
@@ -208,7 +216,9 @@ def evaluate(run_id: int, slugs: list[str], samples: int) -> dict:
             "complexity": False,
         },
     )
-    evaluation = services.do_create_evaluation(user, team or run.team, request, queue=False)
+    if run_id is not None:
+        team = Run.objects.get(pk=run_id).team
+    evaluation = services.do_create_evaluation(user, team, request, queue=False)
     services.do_run_evaluation(evaluation.pk, worker="fidelity")
     evaluation.refresh_from_db()
     return {"evaluation": evaluation.pk, **reads.headline(evaluation)}
@@ -229,19 +239,63 @@ def interval(values: list[float], seed: int = 0) -> dict:
     }
 
 
-def recipe_against_rlvr(slugs: list[str], seeds: int, steps: int, samples: int) -> dict:
+def train_and_evaluate(task: tuple) -> tuple:
+    """One (condition, recipe, seed) of step 4: the run trained, then its last checkpoint
+    evaluated. A module-level function, so a process pool can run it."""
+    condition, recipe, seed, slugs, steps, samples, learning_rate = task
+    if recipe == "base":
+        return ("base",), None, evaluate(None, slugs, samples)
+    fields = {
+        **RECIPES[recipe],
+        **(DEGRADED if condition == "degraded" else {}),
+        "learning_rate": learning_rate,
+    }
+    name = f"fidelity {recipe} seed {seed} ({condition.replace('_', ' ')})"
+    run_id = train(name, slugs, seed, steps, fields)
+    return (condition, recipe, seed), run_id, evaluate(run_id, slugs, samples)
+
+
+def recipe_against_rlvr(
+    slugs: list[str],
+    seeds: int,
+    steps: int,
+    samples: int,
+    parallel: int = 1,
+    learning_rate: float = 1e-5,
+) -> dict:
+    """`parallel` runs at a time, each in a process of its own (spawned: one torch thread
+    each with OMP_NUM_THREADS=1, as the demo trains its two runs)."""
     from evaluations import reads
     from evaluations.models import Evaluation
 
-    log(f"3-4. paper recipe against RLVR: {seeds} seed(s) x {steps} steps x 2 conditions")
-    runs, evaluations, wins = {}, {}, {}
-    for condition, degraded in (("as_is", {}), ("degraded", DEGRADED)):
+    log(
+        f"3-4. paper recipe against RLVR: {seeds} seed(s) x {steps} steps x 2 conditions, "
+        f"{parallel} at a time"
+    )
+    tasks = [
+        (condition, recipe, seed, slugs, steps, samples, learning_rate)
+        for condition in ("as_is", "degraded")
+        for seed in range(seeds)
+        for recipe in RECIPES
+    ] + [("base", "base", 0, slugs, steps, samples, learning_rate)]
+    if parallel > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        from django.db import connections
+
+        connections.close_all()
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(parallel, mp_context=context) as pool:
+            done = list(pool.map(train_and_evaluate, tasks))
+    else:
+        done = [train_and_evaluate(task) for task in tasks]
+    runs = {key: run_id for key, run_id, _ in done if run_id is not None}
+    evaluations = {key: evaluation for key, _, evaluation in done}
+    base = evaluations.pop(("base",))
+    wins = {}
+    for condition in ("as_is", "degraded"):
         for seed in range(seeds):
-            for recipe, fields in RECIPES.items():
-                name = f"fidelity {recipe} seed {seed} ({condition.replace('_', ' ')})"
-                run_id = train(name, slugs, seed, steps, {**fields, **degraded})
-                runs[(condition, recipe, seed)] = run_id
-                evaluations[(condition, recipe, seed)] = evaluate(run_id, slugs, samples)
             paper = Evaluation.objects.get(pk=evaluations[(condition, "paper", seed)]["evaluation"])
             rlvr = Evaluation.objects.get(pk=evaluations[(condition, "rlvr", seed)]["evaluation"])
             wins[(condition, seed)] = reads.win_rate(paper, rlvr).as_dict()
@@ -253,16 +307,33 @@ def recipe_against_rlvr(slugs: list[str], seeds: int, steps: int, samples: int) 
             summary[condition][recipe] = {
                 tau: interval([row.get(tau) for row in rows]) for tau in ("p100", "p50", "p30")
             }
+            summary[condition][recipe]["changed_from_base"] = interval(
+                [changed_share(base["evaluation"], row["evaluation"]) for row in rows]
+            )
         summary[condition]["paper_win_rate_over_rlvr"] = interval(
             [wins[(condition, s)]["rate"] for s in range(seeds)]
         )
     return {
+        "base": base,
         "runs": {"/".join(map(str, k)): v for k, v in runs.items()},
         "evaluations": {"/".join(map(str, k)): v for k, v in evaluations.items()},
         "win_rates": {"/".join(map(str, k)): v for k, v in wins.items()},
         "summary": summary,
         "sparse_run": runs[("as_is", "paper", 0)],
     }
+
+
+def changed_share(base_id: int, evaluation_id: int) -> float:
+    """The share of an evaluation's samples whose text differs from the base model's sample of
+    the same problem and index (the same seed): how far training moved what the model writes."""
+    from evaluations.models import EvaluationSample
+
+    def texts(pk: int) -> dict:
+        rows = EvaluationSample.objects.filter(evaluation_id=pk)
+        return {(r.problem_id, r.index): r.completion for r in rows}
+
+    before, after = texts(base_id), texts(evaluation_id)
+    return sum(after[key] != before.get(key) for key in after) / max(len(after), 1)
 
 
 def fmt(value) -> str:
@@ -292,7 +363,13 @@ def table(result: dict) -> None:
     for row in result["sparse_regime"]["steps"]:
         shares = "  ".join(f"{k} {fmt(row.get(k))}" for k in GROUP_KINDS)
         print(f"   step {row['step']:3d}  {shares}")
-    print("4. recipe against RLVR: mean [95% interval] over seeds")
+    base = result["recipe_against_rlvr"]["base"]
+    print("4. recipe against RLVR: mean [95% interval] over seeds; 'moved': share of samples")
+    print("   unlike the base model's (same seed)")
+    print(
+        "   base model  "
+        + "  ".join(f"{tau} {fmt(base.get(tau))}" for tau in ("p100", "p50", "p30"))
+    )
     for condition, recipes in result["recipe_against_rlvr"]["summary"].items():
         for recipe, figures in recipes.items():
             if recipe == "paper_win_rate_over_rlvr":
@@ -302,7 +379,8 @@ def table(result: dict) -> None:
                 )
                 continue
             cells = "  ".join(
-                f"{tau} {fmt(f['mean'])} [{fmt(f['low'])}, {fmt(f['high'])}]"
+                f"{tau.replace('changed_from_base', 'moved')} {fmt(f['mean'])} "
+                f"[{fmt(f['low'])}, {fmt(f['high'])}]"
                 for tau, f in figures.items()
             )
             print(f"   {condition:9s} {recipe:5s} {cells}")
@@ -313,7 +391,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--problems", nargs="*", default=DEMO_PROBLEMS)
     parser.add_argument("--seeds", type=int, default=None, help="Default: 1 quick, 3 full.")
-    parser.add_argument("--steps", type=int, default=None, help="Default: 3 quick, 20 full.")
+    parser.add_argument("--steps", type=int, default=None, help="Default: 3 quick, 6 full.")
     parser.add_argument(
         "--samples",
         type=int,
@@ -327,16 +405,22 @@ def main() -> None:
         choices=["noise", "rewards"],
         help="Steps to leave out (their stored results stay).",
     )
+    parser.add_argument(
+        "--parallel", type=int, default=2, help="Runs of step 4 at a time (processes)."
+    )
+    parser.add_argument(
+        "--learning-rate", type=float, default=1e-5, help="Of every run (the demo's: 1e-5)."
+    )
     parser.add_argument("--json", default="")
     args = parser.parse_args()
     seeds = args.seeds or (1 if args.quick else 3)
-    steps = args.steps or (3 if args.quick else 20)
+    steps = args.steps or (3 if args.quick else 6)
     samples = args.samples or (4 if args.quick else 8)
     started = time.monotonic()
     slugs = ensure_built(args.problems)
     noise = {} if "noise" in args.skip else timing_noise(slugs, args.quick)
     ranking = {} if "rewards" in args.skip else reward_ranking(slugs, args.quick)
-    contest = recipe_against_rlvr(slugs, seeds, steps, samples)
+    contest = recipe_against_rlvr(slugs, seeds, steps, samples, args.parallel, args.learning_rate)
     steps_seen = group_shares(contest["sparse_run"])
     result = {
         "model": MODEL,
@@ -351,6 +435,12 @@ def main() -> None:
             "last_all_negative": steps_seen[-1].get("all_negative") if steps_seen else None,
         },
         "recipe_against_rlvr": contest,
+        "settings": {
+            "seeds": seeds,
+            "steps": steps,
+            "samples": samples,
+            "learning_rate": args.learning_rate,
+        },
         "seconds": round(time.monotonic() - started),
     }
     table(result)

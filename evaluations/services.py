@@ -64,8 +64,10 @@ def _taus(raw) -> list[float]:
         extra = []
     elif isinstance(raw, str):
         extra = [part for part in raw.replace(",", " ").split() if part]
-    else:
+    elif isinstance(raw, list | tuple):
         extra = list(raw)
+    else:  # a JSON true or an object (was a 500)
+        raise inputs.InputError("taus", "a list of numbers in (0, 100], or text with commas")
     taus = set(metrics.DEFAULT_TAUS)
     for value in extra:
         try:

@@ -24,7 +24,10 @@ class InputError(ValueError):
 
     def __init__(self, field: str, problem: str):
         super().__init__(f"{field}: {problem}")
-        self.field = field
+        self.field, self.problem = field, problem
+
+    def __reduce__(self):  # picklable: a process pool hands it back to its caller
+        return type(self), (self.field, self.problem)
 
 
 def json_object(data: object, fields, *, where: str = "body") -> dict:

@@ -280,6 +280,10 @@ def do_score_gathered(
     deadline = time.monotonic() + settings.CODEOPT_GATHER_ANSWER_S
     groups: dict[tuple, list[int]] = {}
     for index, sample in enumerate(samples):
+        for name in ("problem", "group"):  # a key before the checks below: text first
+            if not isinstance(sample[name], str):
+                wrong = inputs.InputError(name, f"must be text, not {type(sample[name]).__name__}")
+                raise _renamed(wrong, [index], names or {})
         groups.setdefault((sample["problem"], sample["group"]), []).append(index)
     checked = []
     for (problem, group), indexes in groups.items():

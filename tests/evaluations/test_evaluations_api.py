@@ -51,6 +51,10 @@ def test_an_evaluation_started_through_the_api_takes_its_own_lane_and_can_be_can
         ({"source": "model", "problems": [3]}, "problems"),
         ({"source": "model", "colour": "red"}, "colour"),
         ({"source": "completions"}, "completions"),
+        ({"source": "model", "taus": True}, "taus"),  # 500s schemathesis' coverage found
+        ({"source": "model", "name": [None, None]}, "name"),
+        ({"source": "model", "model": {"x": 1}}, "model"),
+        ({"source": ["model"]}, "source"),
     ],
 )
 def test_a_refused_evaluation_names_its_field_and_queues_nothing(

@@ -104,6 +104,8 @@ def test_a_group_failed_in_the_sandbox_gets_no_reward_and_names_its_job(built, a
         ({"group_size": None}, "group_size"),
         ({"window_s": 10_000}, "window_s"),
         ({"group": "x" * 201}, "group"),
+        ({"group": {}}, "group"),  # a key of the gathering: was a 500 (schemathesis' coverage)
+        ({"problem": ["sum"]}, "problem"),
         ({"completions": []}, "completions"),
         ({"completions": ["x" * 70_000]}, "completions[0]"),
         ({"colour": "red"}, "colour"),

@@ -6,6 +6,8 @@ is HTML, which an API client cannot read)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import override_settings
 
@@ -13,6 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def routes(run_id: int) -> list[str]:
+    """A few routes by hand (the API root, a missing object, a nested action) ..."""
     return [
         "/api/",
         "/api/runs/",
@@ -26,10 +29,24 @@ def routes(run_id: int) -> list[str]:
     ]
 
 
+def schema_routes(client, run_id: int) -> list[str]:
+    """... and every path the schema has, its parameters filled: an id with alice's run (or a
+    row that may not exist, which is a 404), a kind with a valid one."""
+    values = {"id": str(run_id), "job_id": "1", "kind": "timing", "pk": "1"}
+    paths = client.get("/api/schema/?format=json").json()["paths"]
+    found = [
+        re.sub(r"{(\w+)}", lambda m: values.get(m.group(1), "1"), path)
+        for path in paths
+        if not path.startswith("/api/schema")  # the schema itself answers OpenAPI, not JSON
+    ]
+    assert len(found) >= 25, found  # every resource of the API, not a handful
+    return found
+
+
 @pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
 def test_options_on_every_route_describes_it_and_never_fails(alice_api, alice_run, debug):
     with override_settings(DEBUG=debug):
-        for path in routes(alice_run.pk):
+        for path in routes(alice_run.pk) + schema_routes(alice_api, alice_run.pk):
             response = alice_api.options(path)
             assert response.status_code in (200, 404), (path, response.status_code)
             assert response["Content-Type"].startswith("application/json"), path
@@ -37,6 +54,21 @@ def test_options_on_every_route_describes_it_and_never_fails(alice_api, alice_ru
                 assert response.json()["name"], path  # DRF's metadata: the view's name
     described = alice_api.options("/api/scoring/").json()
     assert "reward_config" in described["actions"]["POST"]  # the request it takes
+
+
+def test_every_documented_read_answers_without_a_server_error_in_debug_mode_too(
+    alice_api, alice_run
+):
+    # Django's debug pages are HTML: a refusal or a missing row must still be the API's JSON
+    with override_settings(DEBUG=True):
+        for path in schema_routes(alice_api, alice_run.pk):
+            response = alice_api.get(path)
+            if response.status_code == 405:
+                continue  # a write-only route (its OPTIONS is checked above)
+            assert response.status_code < 500, (path, response.status_code)
+            if response.status_code >= 400:
+                assert response["Content-Type"] == "application/json", path
+                assert response.json(), path
 
 
 @pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
