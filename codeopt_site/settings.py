@@ -295,8 +295,12 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "codeopt API",
-    "DESCRIPTION": "Training runs and their per-step metrics.",
+    "DESCRIPTION": "Training runs and their metrics; scoring for trainers (TRL, verl, "
+    "OpenRLHF); evaluations, timing jobs, judges, reward configurations and dataset builds.",
     "VERSION": "0.1.0",
+    # the schema document is not an operation of itself (its `lang` and `format` are
+    # drf-spectacular's, which a client fuzzing the API would otherwise be sent to)
+    "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
