@@ -119,8 +119,10 @@ def test_a_worker_whose_broker_never_answers_gives_up_within_the_start_up_timeou
     result, took_s = run(WORKER, tmp_path, CELERY_BROKER_URL=checked)
     assert_exits_naming(baseline, "CELERY_BROKER_URL")
     assert_exits_naming(result, "CELERY_BROKER_URL")
-    # the silent broker costs the timeout (and its 1 s of slack), not more
-    assert took_s - baseline_s < TIMEOUT_S + 4, (took_s, baseline_s)
+    # the silent broker costs the timeout, not Celery's minutes of retries. The slack is for
+    # the two processes' start-up, which differed by 13 s on a VM running a CI pass beside
+    # two training processes (22.4 s against 9.6 s): unbounded retrying takes minutes
+    assert took_s - baseline_s < TIMEOUT_S + 20, (took_s, baseline_s)
 
 
 def rabbitmq_listening() -> bool:
