@@ -124,10 +124,6 @@ class EvaluationRequestSerializer(serializers.Serializer):
 
 
 REQUEST_FIELDS = tuple(EvaluationRequestSerializer().fields)
-ANY_LENGTH = 1 << 40  # a choice or an upload: their own checks say what is wrong
-MAX_TEXT = {"name": 200, "model": 500, "team": 100}  # the columns' lengths
-MAX_TEXT |= {"source": ANY_LENGTH, "split": ANY_LENGTH, "completions": ANY_LENGTH}
-TEXT_FIELDS = tuple(MAX_TEXT)
 
 
 class EvaluationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -181,9 +177,6 @@ class EvaluationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     )
     def create(self, request):
         values = dict(inputs.json_object(request.data, REQUEST_FIELDS))
-        for name in TEXT_FIELDS:  # the service reads them as text (a list was a 500)
-            if values.get(name) is not None:
-                inputs.text(name, values[name], max_chars=MAX_TEXT[name])
         if isinstance(values.get("taus"), list):
             values["taus"] = ",".join(str(t) for t in values["taus"])
         upload = None

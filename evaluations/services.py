@@ -58,6 +58,11 @@ def _number(data: dict, key: str, kind, default, low=None, high=None):
                          whole=kind is int)  # fmt: skip
 
 
+ANY_LENGTH = 1 << 40  # a choice or an upload: their own checks say what is wrong
+MAX_TEXT = {"name": 200, "model": 500, "team": 100, "source": ANY_LENGTH, "split": ANY_LENGTH}
+"""The request's text fields and their limits (the columns' lengths for those stored)."""
+
+
 def _taus(raw) -> list[float]:
     """The default τs and any asked for (a list, or text with commas or spaces)."""
     if raw in (None, ""):
@@ -96,6 +101,9 @@ def _no_problems(split: str, counts: dict[str, int]) -> str:
 def check_evaluation_request(user, data: dict, upload: tuple[str, str] | None = None):
     """EvaluationRequest for `data` (form or CLI fields) and an optional upload (file name,
     text); ValueError naming the field at fault, before anything is written."""
+    for name, limit in MAX_TEXT.items():  # read as text below (a JSON list was a 500)
+        if data.get(name) is not None:
+            inputs.text(name, data[name], max_chars=limit)
     source = data.get("source") or ""
     if source not in Evaluation.Source.values:
         known = ", ".join(Evaluation.Source.values)
