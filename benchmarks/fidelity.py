@@ -2,7 +2,7 @@
 pages show them; prints a table and one JSON object.
 
     DEBUG=1 .venv/bin/python benchmarks/fidelity.py [--quick] [--problems big-sum ...]
-        [--seeds 3 --steps 20] [--parallel 2] [--json out.json]
+        [--seeds 3 --steps 6] [--scorings 2] [--parallel 2] [--json out.json]
 
 Runs on the database `make demo` uses (its pages show every result), with the problems of the
 demo's build (built here first when they are not).
@@ -104,11 +104,12 @@ def ensure_built(slugs: list[str]) -> list[str]:
     return kept
 
 
-def timing_noise(slugs: list[str], quick: bool) -> dict:
+def timing_noise(slugs: list[str], quick: bool, scorings: int | None) -> dict:
     from timing.fidelity import noise_by_mode
 
     log("1. timing noise by mode")
-    return noise_by_mode(slugs[:1] if quick else slugs, quick=quick, store=True)
+    chosen = slugs[:1] if quick else slugs
+    return noise_by_mode(chosen, quick=quick, store=True, scorings=scorings)
 
 
 def reward_ranking(slugs: list[str], quick: bool) -> dict:
@@ -407,6 +408,13 @@ def main() -> None:
         help="Steps to leave out (their stored results stay).",
     )
     parser.add_argument(
+        "--scorings",
+        type=int,
+        default=None,
+        help="Step 1's scorings of each group in the timed modes (default: 2 quick, 5 full; "
+        "2 is the paper's 'between repeats').",
+    )
+    parser.add_argument(
         "--parallel", type=int, default=2, help="Runs of step 4 at a time (processes)."
     )
     parser.add_argument(
@@ -419,7 +427,7 @@ def main() -> None:
     samples = args.samples or (4 if args.quick else 8)
     started = time.monotonic()
     slugs = ensure_built(args.problems)
-    noise = {} if "noise" in args.skip else timing_noise(slugs, args.quick)
+    noise = {} if "noise" in args.skip else timing_noise(slugs, args.quick, args.scorings)
     ranking = {} if "rewards" in args.skip else reward_ranking(slugs, args.quick)
     contest = recipe_against_rlvr(slugs, seeds, steps, samples, args.parallel, args.learning_rate)
     steps_seen = group_shares(contest["sparse_run"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import socket
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -83,19 +84,27 @@ def noise_by_mode(
     quick: bool,
     store: bool,
     *,
+    scorings: int | None = None,
     on_progress: Progress | None = None,
 ) -> dict:
     """Rank jitter of built problems' own correct references per timing mode (wall, cpu,
     instructions), idle and beside busy processes this function starts and stops
     (mode_noise.measure_mode_noise), on `problems` (None: the cheapest built ones). `quick`:
-    fewer problems and scorings (QUICK: about 8 minutes on 2 cores). With `store`, the result
-    is kept (ModeNoiseCheck) and the Timing page charts it.
+    fewer problems and scorings (QUICK: about 8 minutes on 2 cores). `scorings`: of each group
+    in the timed modes, instead of the variant's (2 is the paper's "between repeats"; each
+    costs about 100 s per problem and mode on the demo's problems here). With `store`, the
+    result is kept (ModeNoiseCheck) and the Timing page charts it.
 
     Returns JSON-able data: ModeNoise.as_dict() (`results[mode][condition]` with p50, p95,
     max in percentile points, programs, problems, scorings, seconds; `paper`: the paper's
     figures) and `quick`, `hostname`, `measured_at`, `id` (the stored row's; None unless
-    stored). Raises ValueError("problems: ...") before measuring when a problem is not
-    built."""
+    stored). Raises ValueError("problems: ..." or "scorings: ...") before measuring when a
+    problem is not built or `scorings` is below 2."""
+    settings = QUICK if quick else FULL
+    if scorings is not None:
+        if scorings < 2:
+            raise ValueError("scorings: at least 2 (rank jitter is a range over scorings)")
+        settings = replace(settings, remeasure=scorings)
     chosen = check_noise_problems(problems, quick)
     with tempfile.TemporaryDirectory(prefix="codeopt-noise-by-mode-") as folder:
         workdir = Path(folder)
@@ -109,7 +118,7 @@ def noise_by_mode(
                 NoiseProblem(item.slug, dict(scoring.reference_programs), scoring)
             )
         found = measure_mode_noise(
-            noise_problems, QUICK if quick else FULL, workdir=workdir, on_progress=on_progress
+            noise_problems, settings, workdir=workdir, on_progress=on_progress
         )
     hostname = socket.gethostname()
     result = {**found.as_dict(), "quick": quick, "hostname": hostname}

@@ -10,6 +10,7 @@ from dataclasses import replace
 import numpy as np
 import psutil
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from execution.load import BUSY_LOOP, busy_load
@@ -124,8 +125,9 @@ def test_rank_jitter_is_measured_per_mode_idle_and_beside_a_load_it_starts_and_s
 def test_noise_by_mode_stores_its_result_and_the_timing_page_charts_it(built, alice, monkeypatch):
     cheap = replace(TINY, modes=("cpu",), conditions=("idle",))
     monkeypatch.setattr(fidelity, "QUICK", cheap)
-    result = fidelity.noise_by_mode(None, quick=True, store=True)
+    result = fidelity.noise_by_mode(None, quick=True, store=True, scorings=3)
     assert result["problems"] == ["sum"] and result["quick"] is True
+    assert result["remeasure"] == 3 and result["results"]["cpu"]["idle"]["scorings"] == 3
     assert json.loads(json.dumps(result)) == result
     row = ModeNoiseCheck.objects.get()
     assert result["id"] == row.pk and row.result["results"] == result["results"]
@@ -170,6 +172,8 @@ def test_the_timing_page_shows_each_mode_and_condition_beside_the_papers_figures
 def test_a_problem_that_is_not_built_is_refused_naming_it_and_nothing_is_stored(built):
     with pytest.raises(ValueError, match="^problems: nope: .*build_dataset"):
         fidelity.noise_by_mode(["nope"], quick=True, store=True)
+    with pytest.raises(CommandError, match="^scorings: at least 2"):
+        call_command("noise_by_mode", "--problems", "sum", "--scorings", "1")
     assert not ModeNoiseCheck.objects.exists()
 
 

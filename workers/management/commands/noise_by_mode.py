@@ -26,16 +26,25 @@ class Command(BaseCommand):
         parser.add_argument(
             "--quick", action="store_true", help="1 problem, 2 scorings each (~8 min on 2 cores)."
         )
+        parser.add_argument(
+            "--scorings",
+            type=int,
+            default=None,
+            help="Scorings of each group in wall and cpu modes (default 5; --quick 2, the "
+            "paper's 'between repeats'). About 100 s each per problem and mode here.",
+        )
         parser.add_argument("--no-store", action="store_true", help="Print only; keep nothing.")
         parser.add_argument("--json", action="store_true", help="One JSON object on stdout.")
 
-    def handle(self, *args, problems, quick: bool, no_store: bool, json: bool, **options):
+    def handle(self, *args, problems, quick: bool, scorings, no_store: bool, json: bool, **options):
         def progress(done: int, total: int, label: str) -> None:
             sys.stderr.write(f"\r[{done}/{total}] {label}\x1b[K")
             sys.stderr.flush()
 
         try:
-            result = noise_by_mode(problems or None, quick, not no_store, on_progress=progress)
+            result = noise_by_mode(
+                problems or None, quick, not no_store, scorings=scorings, on_progress=progress
+            )
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         sys.stderr.write("\n")
