@@ -92,7 +92,7 @@ def noise_by_mode(
     (mode_noise.measure_mode_noise), on `problems` (None: the cheapest built ones). `quick`:
     fewer problems and scorings (QUICK: about 8 minutes on 2 cores). `scorings`: of each group
     in the timed modes, instead of the variant's (2 is the paper's "between repeats"; each
-    costs about 100 s per problem and mode on the demo's problems here). With `store`, the
+    costs 65-100 s per problem and mode on the demo's problems here). With `store`, the
     result is kept (ModeNoiseCheck) and the Timing page charts it.
 
     Returns JSON-able data: ModeNoise.as_dict() (`results[mode][condition]` with p50, p95,

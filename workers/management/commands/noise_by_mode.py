@@ -31,7 +31,7 @@ class Command(BaseCommand):
             type=int,
             default=None,
             help="Scorings of each group in wall and cpu modes (default 5; --quick 2, the "
-            "paper's 'between repeats'). About 100 s each per problem and mode here.",
+            "paper's 'between repeats'). 65-100 s each per problem and mode here.",
         )
         parser.add_argument("--no-store", action="store_true", help="Print only; keep nothing.")
         parser.add_argument("--json", action="store_true", help="One JSON object on stdout.")
