@@ -31,7 +31,9 @@ demo's build (built here first when they are not).
 `--quick`: 1 problem for step 1, 1 seed and few steps for steps 3-4, small evaluations: about
 30 minutes on 2 cores. A full run: 3 problems for step 1, 3 seeds x 6 steps, 8 samples a
 problem, two runs at a time (`--parallel`, one torch thread each): over 2 hours here (a step
-takes 1.5-2 minutes beside the other run; docs/benchmarks.md). The
+takes 1.5-2 minutes beside the other run; docs/benchmarks.md), and step 1 on 3 problems
+about 55 minutes with `--scorings 2` (the paper's "between repeats"), 2.5 hours at its default
+5; it needs an idle host (or `--skip noise` and `manage.py noise_by_mode` alone). The
 run step 3 trains is seed 0 of step 4's "service as it is" paper run (not trained twice).
 """
 
