@@ -1,6 +1,7 @@
 """A few steps of the real training loop on a GPU, in each dtype asked for (README, "GPU
-nodes"): no database, the sum task measured here (P rewordings of it, one group each), the
-real sampling, scoring, update and checkpoint code.
+nodes"): no database, the sum task measured here (P wordings of it, one group each; posed
+as a function to a pretrained model, as the demo's problems are), the real sampling, scoring,
+update and checkpoint code.
 
     .venv/bin/python scripts/gpu_train_steps.py [--model smollm2-135m-instruct|tiny|/path]
         [--steps 3] [--dtypes bfloat16 float32] [--group-size 8 --prompts 2]
