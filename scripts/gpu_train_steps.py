@@ -57,6 +57,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
             parser.error(f"--{name.replace('_', '-')}: at least 1")
     if args.group_size < 2:
         parser.error("--group-size: at least 2 (a group of one has no advantage)")
+    if args.trainable_layers < 0:
+        parser.error("--trainable-layers: 0 (every parameter) or more")
     return args
 
 
@@ -110,7 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     for dtype in args.dtypes:
         # a spawned process per dtype: its own CUDA context and peak memory
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            runs.append(pool.submit(measure, args, dtype).result())
+            try:
+                runs.append(pool.submit(measure, args, dtype).result())
+            except ValueError as exc:  # a model that is not there, too few blocks, ...
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
     first = runs[0]
     print(
         f"{first['model']} on {first['cuda'] or first['device']}: G={args.group_size}, "

@@ -88,3 +88,12 @@ def test_the_script_refuses_a_group_of_one(capsys):
     with pytest.raises(SystemExit):
         gpu_train_steps.main(["--group-size", "1"])
     assert "--group-size: at least 2" in capsys.readouterr().err
+
+
+def test_a_model_that_is_not_there_is_named_in_one_line(tmp_path, capsys):
+    argv = ["--model", str(tmp_path / "nothing"), "--allow-cpu", "--dtypes", "float32"]
+    assert gpu_train_steps.main(argv) == 2
+    assert "error: model: " in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        gpu_train_steps.main(["--trainable-layers", "-1"])
+    assert "--trainable-layers: 0 (every parameter) or more" in capsys.readouterr().err
