@@ -21,7 +21,8 @@ The checks, in order; a generator is valid when every one passes:
 6. grows with SIZE: at its reach (size_max, or past it where the statement states no
    bound: growth by measurement, problems/generators/growth.py; stage 3 reuses the probes)
    the slowest correct reference needs min_size_growth times its median time at
-   validation_size and min_growth_s more; a run stopped at the probe's cap counts as the
+   validation_size and min_growth_s more (a pass is confirmed by the lowest of
+   CONFIRM_RUNS more runs at the reach); a run stopped at the probe's cap counts as the
    cap and as grown enough (only its min_growth_s is checked). Run last, and only when
    every other check passed (it is the costly one). When it fails on an input that did
    grow, and growth could go no further, the generator is `untimeable`: no input it can
@@ -48,6 +49,7 @@ from problems.pipeline.runs import Generated, ProblemRuns, derive_seed, probe_se
 CHECKS = ("runs", "deterministic", "size cap", "consensus", "wrong references", "grows with SIZE")
 SAMPLE_INPUT_CHARS = 2000  # the sample input kept for the problem page
 NOT_RUN = "not run: the generator is rejected already"
+CONFIRM_RUNS = 2  # more runs at the reach before "grows with SIZE" passes on a finished run
 
 
 @dataclass
@@ -363,6 +365,13 @@ class _Validation:
             return Check("grows with SIZE", False, detail)
         slowest = max(measured, key=lambda n: (large[n][0], measured[n]))
         small_s, (large_s, stopped) = measured[slowest], large[slowest]
+        runs = 1
+        if not stopped and self._grows(small_s, large_s):
+            # a pass on one run is confirmed by the lowest of more: one run on a loaded host
+            # can be slower by chance and accept a generator whose time does not grow
+            program = next(p for p in self.correct if p.name == slowest)
+            again = self.runs.lowest_cpu_s(program, probe, CONFIRM_RUNS)
+            large_s, runs = min(large_s, again if again is not None else large_s), 1 + CONFIRM_RUNS
         ratio = large_s / small_s if small_s > 0 else math.inf
         data = {
             "reference": slowest,
@@ -371,6 +380,7 @@ class _Validation:
             "small_s": small_s,
             "large_s": large_s,
             "stopped_at_cap": stopped,
+            "large_runs": runs,  # large_s is the lowest of these many runs
             "ratio": ratio,
         }
         at_least = "at least " if stopped else ""
@@ -381,14 +391,19 @@ class _Validation:
         # stopped at the probe's cap: its time is only bounded below, so the ratio cannot be
         # told; being stopped at SIZE max where it finished at validation_size shows growth
         # (a loaded host's slower start-up otherwise rejected a linear generator, 1.7x)
-        ratio_ok = stopped or ratio >= config.min_size_growth
-        grows = ratio_ok and large_s - small_s >= config.min_growth_s
+        grows = stopped and large_s - small_s >= config.min_growth_s
+        grows = grows or (not stopped and self._grows(small_s, large_s))
         if not grows:
             detail += (
                 f"; needs {config.min_size_growth:g}x and {config.min_growth_s:g} s more: "
                 "its time does not grow with SIZE"
             )
         return Check("grows with SIZE", grows, detail, data)
+
+    def _grows(self, small_s: float, large_s: float) -> bool:
+        config = self.config
+        ratio = large_s / small_s if small_s > 0 else math.inf
+        return ratio >= config.min_size_growth and large_s - small_s >= config.min_growth_s
 
 
 def _why_dropped(entry: dict) -> str:

@@ -202,6 +202,19 @@ class ProblemRuns:
             self._startup = lowest_cost(reports["empty"].tests[0], "cpu") or 0.0
         return self._startup
 
+    def lowest_cpu_s(self, program: Program, probe: Probe, runs: int) -> float | None:
+        """The lowest CPU seconds of `runs` more runs of `program` on `probe`'s input, at its
+        cap and memory limit; None when one did not finish. One run on a loaded host can be
+        slower by chance: a decision made on it is confirmed this way."""
+        limits = dataclasses.replace(limits_for(probe.cap_s), memory_mb=self.problem.memory_mb)
+        times = []
+        for _ in range(runs):  # its output is not checked: a probe's input has no answer
+            result, _ = self.outputs([program], [probe.case], limits)[program.name][probe.case.name]
+            if result.verdict != "OK" or result.cpu_s is None:
+                return None
+            times.append(result.cpu_s)
+        return min(times)
+
     def probe(
         self,
         name: str,
