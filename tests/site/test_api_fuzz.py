@@ -8,8 +8,7 @@ is accepted (Schemathesis' positive_data_acceptance): a run's team must be one o
 reward configuration must exist, which no schema can say; such a refusal is a documented 400
 naming the field. Bounded in examples per operation and mode (`CODEOPT_FUZZ_EXAMPLES`, default
 30) and in scenarios and their steps (`CODEOPT_FUZZ_SCENARIOS`, default 400;
-`CODEOPT_FUZZ_STEPS`, default 8) so that it fits the suite; derandomized, so a failure
-repeats."""
+`CODEOPT_FUZZ_STEPS`, default 8) so that it fits the suite; seeded, so a failure repeats."""
 
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections, transaction
 from django.utils import timezone
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
@@ -35,6 +34,7 @@ pytestmark = pytest.mark.django_db
 FUZZ_EXAMPLES = int(os.environ.get("CODEOPT_FUZZ_EXAMPLES", "30"))
 FUZZ_SCENARIOS = int(os.environ.get("CODEOPT_FUZZ_SCENARIOS", "400"))
 FUZZ_STEPS = int(os.environ.get("CODEOPT_FUZZ_STEPS", "8"))
+FUZZ_ROUNDS = 8  # of the stateful run, the later ones half as long: until its links are reached
 
 
 @pytest.fixture
@@ -175,25 +175,14 @@ def test_the_api_answers_as_its_schema_says_along_its_links(
                 recorder=self.recorder,
             )
 
-    Workflow.run(
-        settings=settings(
-            max_examples=FUZZ_SCENARIOS,
-            stateful_step_count=FUZZ_STEPS,
-            phases=[Phase.generate],
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-            derandomize=True,
-            database=None,
-        )
-    )
-    # the links were followed, and all but a metric batch answered 2xx at least once (a
-    # generated batch seldom has only keys the server takes: see runs.api.KEY_PATTERN). Which
-    # of the later resources' links a run reaches depends on the rows its steps made (a
-    # reward configuration's PATCH was reached in one run of two): those reached are links
-    # the schema declares, and each resource's first link is reached
-    declared = link_targets(api_schema.raw_schema)
-    assert set(by_link) <= declared, set(by_link) - declared
-    assert {
+    # The links are followed, and all but a metric batch answer 2xx at least once (a generated
+    # batch seldom has only keys the server takes: see runs.api.KEY_PATTERN). Which links a
+    # scenario reaches, and with what answer, depends on the statuses its steps got, and those
+    # on the rows and ids the tests before it in this worker left: one seed in four missed
+    # one (a retried job's GET, once in CI). So the exploration goes on, a seed per round, at
+    # most FUZZ_ROUNDS rounds, until each is reached. A link the schema lost, or an operation
+    # that refuses every valid request, never is, and fails below.
+    must_reach = {
         "GET /api/runs/{id}/",
         "PATCH /api/runs/{id}/",
         "GET /api/runs/{id}/metrics/",
@@ -201,14 +190,33 @@ def test_the_api_answers_as_its_schema_says_along_its_links(
         "POST /api/sandbox-failures/{kind}/{job_id}/retry/",
         "GET /api/timing-jobs/{id}/",
         "GET /api/reward-configs/{id}/",
-    } <= set(by_link), by_link
-    succeeded = {target for target, statuses in by_link.items() if min(statuses) < 300}
-    assert {
-        "GET /api/runs/{id}/",
-        "PATCH /api/runs/{id}/",
-        "GET /api/runs/{id}/metrics/",
-        "POST /api/sandbox-failures/{kind}/{job_id}/retry/",
-    } <= succeeded, by_link
+    }
+    must_succeed = must_reach - {
+        "POST /api/runs/{id}/metrics/",
+        "GET /api/timing-jobs/{id}/",
+        "GET /api/reward-configs/{id}/",
+    }
+
+    def succeeded() -> set[str]:
+        return {target for target, statuses in by_link.items() if min(statuses) < 300}
+
+    for round_ in range(FUZZ_ROUNDS):
+        seed(round_)(Workflow).run(
+            settings=settings(
+                max_examples=FUZZ_SCENARIOS if round_ == 0 else FUZZ_SCENARIOS // 2,
+                stateful_step_count=FUZZ_STEPS,
+                phases=[Phase.generate],
+                deadline=None,
+                suppress_health_check=list(HealthCheck),
+                database=None,
+            )
+        )
+        if must_reach <= set(by_link) and must_succeed <= succeeded():
+            break
+    declared = link_targets(api_schema.raw_schema)
+    assert set(by_link) <= declared, set(by_link) - declared  # only links the schema declares
+    assert must_reach <= set(by_link), (round_, by_link)
+    assert must_succeed <= succeeded(), (round_, by_link)
 
 
 def test_the_schema_documents_what_the_fuzzer_found_missing(alice_api, alice_run):
