@@ -1,8 +1,8 @@
 """Per-host calibration: each timing worker measures the anchor programs
-(execution/anchors.py) when it starts and every CODEOPT_ANCHOR_INTERVAL_S, and
-stores its factor (HostCalibration); scoring against stored references divides a
-candidate's costs by it (scoring/scorer.score_group). A host whose factor is stale
-or unstable refuses scoring work (`host_fitness`; scoring/coordinator.py hands the job
+(execution/anchors.py) when it starts and every CODEOPT_ANCHOR_INTERVAL_S (sooner after an
+unstable one: RETRY_S), and stores its factor (HostCalibration); scoring against stored
+references divides a candidate's costs by it (scoring/scorer.score_group). A host whose factor
+is stale or unstable refuses scoring work (`host_fitness`; scoring/coordinator.py hands the job
 back to the queue).
 
 The baseline is the anchors of the newest dataset build that measured them (where and when
@@ -142,20 +142,29 @@ def describe() -> dict:
 _stop = threading.Event()
 
 
+RETRY_S = 30.0
+"""Seconds until a calibration that came out unstable, or failed, is measured again (not the
+whole interval: a burst of load that made the anchors disagree left the host refusing every
+scoring job, and the training runs waiting on them, for ten minutes)."""
+
+
 def _loop(hostname: str, interval_s: float) -> None:
     while not _stop.is_set():
+        wait_s = min(interval_s, RETRY_S)
         try:
-            do_calibrate_host(hostname)
+            if do_calibrate_host(hostname).spread <= max_spread():
+                wait_s = interval_s
         except Exception:  # a failed calibration shows as a stale factor; the next one retries
             log.exception("calibration of %s failed", hostname)
         finally:
             close_old_connections()
-        _stop.wait(interval_s)
+        _stop.wait(wait_s)
 
 
 def start_calibrating(hostname: str, queues: list[str]) -> threading.Thread | None:
     """Calibrate `hostname` now and every CODEOPT_ANCHOR_INTERVAL_S in a thread of the worker
-    (only a worker of the `timing` queue, and only with an interval set)."""
+    (only a worker of the `timing` queue, and only with an interval set); again after RETRY_S
+    when a calibration came out unstable or failed."""
     interval = settings.CODEOPT_ANCHOR_INTERVAL_S
     if CALIBRATED_QUEUE not in queues or interval <= 0:
         return None

@@ -48,21 +48,22 @@ def test_a_good_problem_passes_every_stage(tmp_path):
     assert outcome.split == split_of("sum", FAST_CONFIG)
     # 3 correct references x 2 package tests + the wrong one until it fails (its first); the
     # generator's validation (problems/generators/validate.py): 3 seeds + 1 again + 1 at
-    # SIZE=100, 3 x 3 inputs, the wrong one until it fails (its first input), and 3 at
-    # SIZE=100 (the probe stage 3 starts with, not run again there); 2 generator runs + 3 x 2
+    # SIZE=100, 3 x 3 inputs, the wrong one until it fails (its first input), 3 at SIZE=100
+    # (the probe stage 3 starts with, not run again there) and the slowest twice more there
+    # (its pass confirmed: validate.CONFIRM_RUNS); 2 generator runs + 3 x 2
     # candidates; the wrong one until it fails (the first of 2 new tests); 3 runs of an empty
     # program (start-up); 3 x 2 repeats + 1 (failed: not repeated)
     assert outcome.report["generators"] == {
         "random": {"source": "hand", "valid": True, "reasons": []}
     }
-    assert outcome.generators[0].report["executions"] == 5 + 9 + 1 + 3
+    assert outcome.generators[0].report["executions"] == 5 + 9 + 1 + 3 + 2
     # plus what a loaded host adds to the size search: each probe after the first at SIZE=100
     # runs the 3 correct references, and the generator once where the SIZE is new
     probes = outcome.report["optimization"]["generators"]["random"]["probes"]
     sizes = [p["size"] for p in probes]
     assert sizes[0] == 100
     searched = sum(3 + (s not in sizes[:i]) for i, s in enumerate(sizes) if i)
-    assert outcome.executions == 7 + 18 + 8 + 1 + 3 + 7 + searched, sizes
+    assert outcome.executions == 7 + 20 + 8 + 1 + 3 + 7 + searched, sizes
 
 
 def test_the_size_search_stops_where_the_slowest_reference_meets_the_target(tmp_path):

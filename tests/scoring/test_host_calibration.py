@@ -274,6 +274,34 @@ def test_a_timing_worker_calibrates_at_start_and_again_each_interval(settings, m
     assert not thread.is_alive()
 
 
+@pytest.mark.django_db(transaction=True)
+def test_an_unstable_calibration_is_measured_again_soon_not_after_the_interval(
+    settings, monkeypatch
+):
+    """A burst of load made one anchor 3x slower: the host refuses scoring work, and measures
+    again after RETRY_S (not the 600 s interval); stable then, it takes work again."""
+    settings.CODEOPT_ANCHOR_INTERVAL_S = 600
+    calibration.do_calibrate_host("base@zero", dict.fromkeys(ANCHORS, 0.1))  # the baseline
+    burst = {**dict.fromkeys(ANCHORS, 0.1), next(iter(ANCHORS)): 0.3}
+    measured = [burst, dict.fromkeys(ANCHORS, 0.1)]
+    monkeypatch.setattr(calibration, "measure_anchors", lambda: measured.pop(0))
+    monkeypatch.setattr(calibration, "RETRY_S", 0.2)
+    thread = calibration.start_calibrating("e@five", ["timing"])
+    try:
+        wait_until(lambda: not measured, 10, "a second calibration")
+        wait_until(
+            lambda: HostCalibration.objects.filter(hostname="e@five").count() == 2,
+            10,
+            "the second calibration stored",
+        )
+    finally:
+        calibration.stop_calibrating()
+        thread.join(5)
+    first, second = HostCalibration.objects.filter(hostname="e@five").order_by("measured_at")
+    assert first.spread == pytest.approx(3.0) and second.spread == pytest.approx(1.0)
+    assert calibration.host_fitness("e@five").reason == ""
+
+
 # -- the figures shown ----------------------------------------------------------------------------
 
 
