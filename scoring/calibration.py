@@ -30,6 +30,11 @@ ever recorded is kept too: it is the baseline while no dataset build has anchor 
 CALIBRATED_QUEUE = "timing"
 """Workers consuming this queue calibrate (they score against stored references)."""
 
+RETRY_S = 30.0
+"""Seconds until a calibration that came out unstable, or failed, is measured again (not the
+whole interval: a burst of load that made the anchors disagree left the host refusing every
+scoring job, and the training runs waiting on them, for ten minutes)."""
+
 
 def baseline() -> tuple[dict[str, float], str] | None:
     """(anchor costs, where from) of the baseline, or None when nothing was measured yet."""
@@ -132,6 +137,7 @@ def describe() -> dict:
     return {
         "ok": True,
         "interval_s": settings.CODEOPT_ANCHOR_INTERVAL_S,
+        "retry_s": min(settings.CODEOPT_ANCHOR_INTERVAL_S, RETRY_S),
         "min_shift_pct": settings.CODEOPT_ANCHOR_MIN_SHIFT_PCT,
         "stale_after_s": stale_after_s(),
         "max_spread": max_spread(),
@@ -140,12 +146,6 @@ def describe() -> dict:
 
 
 _stop = threading.Event()
-
-
-RETRY_S = 30.0
-"""Seconds until a calibration that came out unstable, or failed, is measured again (not the
-whole interval: a burst of load that made the anchors disagree left the host refusing every
-scoring job, and the training runs waiting on them, for ten minutes)."""
 
 
 def _loop(hostname: str, interval_s: float) -> None:

@@ -323,6 +323,7 @@ def test_healthz_shows_factor_age_and_spread_per_host_to_signed_in_users_only(ho
     assert by_host["fresh@rack-2"]["refuses_scoring"] == ""
     assert by_host["stale@rack-1"]["refuses_scoring"].startswith("calibration stale")
     assert body["stale_after_s"] == 2 * body["interval_s"]
+    assert body["retry_s"] == min(body["interval_s"], calibration.RETRY_S)
 
 
 def test_the_timing_page_shows_each_hosts_calibration_and_why_one_refuses(hosts, alice):
@@ -332,6 +333,7 @@ def test_the_timing_page_shows_each_hosts_calibration_and_why_one_refuses(hosts,
     assert "Factor (host / baseline CPU time)" in page and "Spread (max / min)" in page
     assert "fresh@rack-2" in page and "1.23" in page
     assert "refuses: calibration stale" in page
+    assert "an unstable host measures again 30 s later" in page
     data = browser.get("/timing/data.json").json()["calibration"]
     assert {h["hostname"] for h in data["hosts"]} == {"fresh@rack-2", "stale@rack-1"}
     assert math.isfinite(data["max_spread"])
