@@ -391,8 +391,10 @@ class _Validation:
         # stopped at the probe's cap: its time is only bounded below, so the ratio cannot be
         # told; being stopped at SIZE max where it finished at validation_size shows growth
         # (a loaded host's slower start-up otherwise rejected a linear generator, 1.7x)
-        grows = stopped and large_s - small_s >= config.min_growth_s
-        grows = grows or (not stopped and self._grows(small_s, large_s))
+        if stopped:
+            grows = large_s - small_s >= config.min_growth_s
+        else:
+            grows = self._grows(small_s, large_s)
         if not grows:
             detail += (
                 f"; needs {config.min_size_growth:g}x and {config.min_growth_s:g} s more: "
