@@ -6,6 +6,7 @@ taken over, and a retried job scores again only what had not been scored."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import threading
 from datetime import timedelta
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from execution.samples import FAST, SLOW
 from foundation.liveness import WorkerHeartbeat
-from scoring import coordinator
+from scoring import calibration, coordinator
 from scoring.models import ScoringJob, ScoringPart
 from scoring.services import do_submit_scoring, scoring_answer
 from scripts.readiness import celery_worker_argv
@@ -52,6 +53,19 @@ def test_two_timing_workers_share_the_groups_of_one_job(built, alice, tmp_path):
                 lambda w=worker: "ready." in w.output() or not w.alive(), 90, "a worker to start"
             )
             assert worker.alive(), worker.output()
+        # a worker calibrates when it starts, and refuses scoring while its anchors disagree
+        # (a burst of load beside the test); a job posted then tells nothing about sharing
+        names = [f"{tag}-{n}@{socket.gethostname()}" for n in ("a", "b")]
+        fitness = {}
+
+        def both_fit() -> bool:
+            fitness.update({n: calibration.host_fitness(n) for n in names})
+            return all(f.calibrated and not f.reason for f in fitness.values())
+
+        try:
+            wait_until(both_fit, 6 * calibration.RETRY_S, "both workers calibrated, fit", 1.0)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}: {fitness}") from None
         # each group's verdicts tell its place: the answer must keep the order sent
         groups = [[FAST, WRONG], [WRONG, FAST, None], [SLOW], [None, FAST], [WRONG], [FAST]]
         job = _job(alice, groups)
