@@ -57,7 +57,8 @@ def scoring(hosts: int, programs: int, group_size: int) -> dict:
 
         client = ScoringClient(cluster.web_urls[0], token, timeout=1800, poll_wait=10)
         warm = [(SLUG, [min(problems[SLUG].accepted_python.values(), key=len)])] * hosts
-        client.wait(client.submit(warm, REWARD))  # every host has imported and calibrated
+        client.wait(client.submit(warm, REWARD))  # the problem loaded on the hosts
+        cluster.wait_fit()  # every host calibrated and taking scoring work
         groups = batch(problems, programs, group_size)
         started = time.perf_counter()
         job_id = client.submit(groups, REWARD)

@@ -28,6 +28,9 @@ from scripts.faultproxy import FaultProxy
 from scripts.readiness import wait_until
 
 START_TIMEOUT_S = 120.0
+FIT_TIMEOUT_S = 180.0
+"""How long `wait_fit` waits: six of the 30 s a host waits to measure again after an unstable
+calibration (scoring.calibration.RETRY_S)."""
 LOCK_KEY = "codeopt-cluster:lock"
 LOCK_TTL_S = 60
 DROPPED = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "REDIS_CHANNEL_PREFIX")
@@ -368,6 +371,34 @@ class Cluster:
             "print(Token.objects.get_or_create(user=user)[0].key)\n"
         )
         return self.manage("shell", "-c", script).strip().splitlines()[-1]
+
+    def refusals(self, token: str) -> dict[str, str]:
+        """Timing host -> why it refuses scoring work ("" when it takes it; "not calibrated
+        yet" before its first calibration), as /healthz tells a signed-in user."""
+        from runs.client import api_request
+
+        report = api_request("GET", f"{self.web_urls[0]}/healthz", token, None, 30)
+        rows = report["calibration"]["hosts"]
+        said = {row["hostname"]: row["refuses_scoring"] for row in rows}
+        return {h.hostname: said.get(h.hostname, "not calibrated yet") for h in self.hosts}
+
+    def wait_fit(self, timeout: float = FIT_TIMEOUT_S) -> None:
+        """Wait until every timing host is calibrated and takes scoring work. A host
+        calibrates when it starts; one whose anchors came out unstable (a burst of load on
+        the machine) refuses scoring, rightly, until it measures again. A job posted before
+        is scored by the other hosts only: what a test or benchmark of spreading must not
+        read. TimeoutError naming each host's refusal at the deadline."""
+        token = self.api_token()
+        seen: dict[str, str] = {}
+
+        def fit() -> bool:
+            seen.update(self.refusals(token))
+            return not any(seen.values())
+
+        try:
+            wait_until(fit, timeout, "every timing host calibrated and fit", interval=1.0)
+        except TimeoutError as exc:
+            raise TimeoutError(f"{exc}: {seen}") from None
 
     # --- messages ------------------------------------------------------------------------------
 

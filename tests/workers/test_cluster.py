@@ -18,8 +18,6 @@ import time
 import pytest
 
 from execution.samples import FAST, SLOW
-from runs.client import api_request
-from scoring.calibration import RETRY_S
 from scoring.client import ScoringClient
 from scripts.cluster import Cluster, wait_until
 from tests.conftest import SERVICES_MODE
@@ -54,12 +52,6 @@ RESCUE_DEADLINE_S = 120.0
 """The longest from a fault until a live host has the job again, and the longest its scoring
 may then take (issue 20: "within a minute or two"; a dead worker is noticed after 30 s of
 silence, docs/operations.md "Dead workers")."""
-FIT_DEADLINE_S = 6 * RETRY_S
-"""The longest a test that needs both timing hosts waits for both to take scoring work. A
-host calibrates when it starts; one whose anchors came out unstable (a burst of load on the
-machine: CI runs other tests beside the cluster) refuses scoring, rightly, and measures
-again RETRY_S later (docs/operations.md). A job posted meanwhile is all scored by the other
-host, which tells nothing about spreading."""
 
 
 @pytest.fixture(scope="module")
@@ -116,27 +108,13 @@ def _diagnosis(cluster, job_id: int, host) -> str:
     )
 
 
-def _refusals(cluster, token: str) -> dict[str, str]:
-    """Timing host -> why it refuses scoring work ("" when it takes it; "not calibrated
-    yet" before its first calibration), as /healthz reports it to a signed-in user."""
-    report = api_request("GET", f"{cluster.web_urls[0]}/healthz", token, None, 30)
-    hosts = {row["hostname"]: row["refuses_scoring"] for row in report["calibration"]["hosts"]}
-    return {h.hostname: hosts.get(h.hostname, "not calibrated yet") for h in cluster.hosts}
-
-
 def _both_hosts_fit(cluster) -> None:
-    """Wait until every timing host is calibrated and takes scoring work (FIT_DEADLINE_S)."""
-    token = cluster.api_token("alice")
-    seen: dict[str, str] = {}
-
-    def fit() -> bool:
-        seen.update(_refusals(cluster, token))
-        return not any(seen.values())
-
+    """Wait until both timing hosts take scoring work (Cluster.wait_fit), a test failure
+    naming each one's refusal at the deadline."""
     try:
-        wait_until(fit, FIT_DEADLINE_S, "both timing hosts calibrated and fit", interval=1.0)
+        cluster.wait_fit()
     except TimeoutError as exc:
-        raise AssertionError(f"{exc}: {seen}") from None
+        raise AssertionError(str(exc)) from None
 
 
 @pytest.fixture(scope="module")
