@@ -103,7 +103,11 @@ def test_a_refused_run_names_its_field_and_starts_nothing(built, alice, enqueued
     assert not Run.objects.exists() and enqueued == []
 
 
-def test_the_status_shows_the_progress_the_run_page_shows(built, alice, enqueued):
+def test_the_status_shows_the_progress_the_run_page_shows(built, alice, enqueued, monkeypatch):
+    # the workers seen, fixed: the session's real worker (conftest `celery_worker_process`),
+    # once a test in this process started it, beats into the test database, and a beat
+    # between the two reads below changed "no worker … seen lately" into "1 worker takes"
+    monkeypatch.setattr("foundation.queueing.workers_taking", lambda queue: 1)
     api = token_client(alice)
     queued = start_run(alice)
     training = start_run(alice, steps=300)
@@ -119,6 +123,7 @@ def test_the_status_shows_the_progress_the_run_page_shows(built, alice, enqueued
     assert waiting == page_progress_line(alice, queued.pk)
     # behind the run training now, named as the page names it
     assert waiting.startswith(f"queued on gpu behind training run #{training.pk} (running, warm")
+    assert "; 1 worker takes gpu jobs; starts in about 2 min" in waiting
     listed = {r["id"]: r for r in api.get("/api/training/").json()["results"]}
     assert listed[queued.pk]["progress"]["text"] == waiting
 
