@@ -97,7 +97,11 @@ def applied(factor: float) -> float:
 
 def host_fitness(hostname: str, now=None) -> Fitness:
     """The newest calibration of `hostname` as scoring uses it. A host never calibrated
-    (calibration off, or a foreground scorer that is no worker) scores with factor 1.0."""
+    (a foreground scorer that is no worker) scores with factor 1.0, and so does every host
+    while calibration is off (CODEOPT_ANCHOR_INTERVAL_S=0): rows from before it was turned off
+    are neither applied nor stale (their age against a limit of 0 s refused every job)."""
+    if settings.CODEOPT_ANCHOR_INTERVAL_S <= 0:
+        return Fitness(1.0, "", False)
     row = HostCalibration.objects.filter(hostname=hostname).order_by("-measured_at").first()
     if row is None:
         return Fitness(1.0, "", False)
@@ -126,7 +130,7 @@ def host_rows(now=None) -> list[dict]:
             "age_s": round((now - row.measured_at).total_seconds(), 1),
             "measured_at": row.measured_at.isoformat(),
             "baseline": row.baseline,
-            "refuses_scoring": _reason(row, now),
+            "refuses_scoring": _reason(row, now) if settings.CODEOPT_ANCHOR_INTERVAL_S > 0 else "",
         }
         for row in newest.values()
     ]
@@ -136,7 +140,7 @@ def describe() -> dict:
     """Settings and per-host figures, for /healthz (signed in) and the Timing page."""
     return {
         "ok": True,
-        "interval_s": settings.CODEOPT_ANCHOR_INTERVAL_S,
+        "interval_s": settings.CODEOPT_ANCHOR_INTERVAL_S,  # 0: calibration off
         "retry_s": min(settings.CODEOPT_ANCHOR_INTERVAL_S, RETRY_S),
         "min_shift_pct": settings.CODEOPT_ANCHOR_MIN_SHIFT_PCT,
         "stale_after_s": stale_after_s(),

@@ -337,3 +337,19 @@ def test_the_timing_page_shows_each_hosts_calibration_and_why_one_refuses(hosts,
     data = browser.get("/timing/data.json").json()["calibration"]
     assert {h["hostname"] for h in data["hosts"]} == {"fresh@rack-2", "stale@rack-1"}
     assert math.isfinite(data["max_spread"])
+
+
+def test_with_calibration_off_no_host_refuses_and_none_applies_an_old_factor(
+    hosts, alice, settings
+):
+    """Turned off (interval 0) after hosts calibrated: their rows are neither stale against a
+    limit of 0 s (every job refused) nor applied; the page and /healthz say so."""
+    settings.CODEOPT_ANCHOR_INTERVAL_S = 0
+    for hostname in ("fresh@rack-2", "stale@rack-1", "never@rack-3"):
+        assert calibration.host_fitness(hostname) == calibration.Fitness(1.0, "", False)
+    browser = Client()
+    browser.force_login(alice)
+    rows = browser.get("/healthz").json()["calibration"]["hosts"]
+    assert [row["refuses_scoring"] for row in rows] == ["", ""]
+    page = browser.get("/timing/").content.decode()
+    assert "Calibration is off" in page and "refuses: calibration" not in page
