@@ -355,7 +355,7 @@ def table(result: dict) -> None:
             )
     ranking = result["reward_ranking"]
     print(
-        f"2. reward design space at CV {fmt(ranking.get('noise_cv'))}: winner "
+        f"2. reward design space at CV {ranking.get('noise_cv') or 0:.3g}: winner "
         f"{ranking.get('winner')} ({ranking.get('winner_family')})"
     )
     for row in (ranking.get("scores") or [])[:5]:

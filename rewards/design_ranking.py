@@ -290,7 +290,7 @@ def why_text(ranking: DesignRanking) -> str:
     configuration back."""
     scores = ranking.scores
     setting = (
-        f"at timing noise CV {ranking.noise_cv:g} ({ranking.draws} noise "
+        f"at timing noise CV {ranking.noise_cv:.3g} ({ranking.draws} noise "
         f"draw{'s' if ranking.draws != 1 else ''} on {ranking.problems} "
         f"problem{'s' if ranking.problems != 1 else ''})"
     )

@@ -306,10 +306,19 @@ def test_the_rewards_page_marks_the_winner_with_the_why_and_the_noise(
     assert page.count('data-winner="1"') == 1
     assert f'id="config-{winner.pk}" data-name="{winner.name}"' in page
     row = page.split(f'id="config-{winner.pk}"', 1)[1].split("</tr>", 1)[0]
-    assert 'data-winner="1"' in row and "🏆 winner" in row and "#1 (" in row
+    assert 'data-winner="1"' in row and ">winner</span>" in row and "#1 (" in row
     assert 'id="ranking-winner"' in page and "CV 0.15" in page
     ranked_at = RewardRanking.objects.get().created_at.strftime("%Y-%m-%d %H:%M")
     assert ranked_at in page
     assert 'id="no-ranking"' not in page
     why = page.split('id="ranking-why">', 1)[1].split("</p>", 1)[0]
     assert why.startswith("At timing noise CV 0.15") and result["winner"] in why
+
+
+def test_a_measured_noise_level_is_shown_to_three_figures(stored_runtimes, client, alice):
+    # fidelity.py ranks at the CV it measured: a float with 17 digits, not a figure to print
+    rank_reward_designs(0.014853823565794167, quick=True)
+    client.force_login(alice)
+    page = client.get("/rewards/").content.decode()
+    assert "CV 0.0149</strong>" in page and "Rank at noise CV 0.0149 (score)" in page
+    assert "At timing noise CV 0.0149 (" in page and "0.01485" not in page
