@@ -108,3 +108,8 @@ class RewardRanking(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+    @property
+    def noise_cv_text(self) -> str:
+        """The noise level as the why text writes it: three significant figures."""
+        return f"{self.noise_cv:.3g}"

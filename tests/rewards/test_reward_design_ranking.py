@@ -307,7 +307,7 @@ def test_the_rewards_page_marks_the_winner_with_the_why_and_the_noise(
     assert f'id="config-{winner.pk}" data-name="{winner.name}"' in page
     row = page.split(f'id="config-{winner.pk}"', 1)[1].split("</tr>", 1)[0]
     assert 'data-winner="1"' in row and ">winner</span>" in row and "#1 (" in row
-    assert 'id="ranking-winner"' in page and "CV 0.15" in page
+    assert 'id="ranking-winner"' in page and "CV 0.15</strong>" in page
     ranked_at = RewardRanking.objects.get().created_at.strftime("%Y-%m-%d %H:%M")
     assert ranked_at in page
     assert 'id="no-ranking"' not in page
