@@ -73,6 +73,11 @@ def _prune(hostname: str) -> None:
         HostCalibration.objects.filter(pk__in=old).exclude(pk=first.first()).delete()
 
 
+def enabled() -> bool:
+    """Calibration is on unless CODEOPT_ANCHOR_INTERVAL_S is 0: the one place that decides."""
+    return settings.CODEOPT_ANCHOR_INTERVAL_S > 0
+
+
 def stale_after_s() -> float:
     return 2.0 * settings.CODEOPT_ANCHOR_INTERVAL_S
 
@@ -100,7 +105,7 @@ def host_fitness(hostname: str, now=None) -> Fitness:
     (a foreground scorer that is no worker) scores with factor 1.0, and so does every host
     while calibration is off (CODEOPT_ANCHOR_INTERVAL_S=0): rows from before it was turned off
     are neither applied nor stale (their age against a limit of 0 s refused every job)."""
-    if settings.CODEOPT_ANCHOR_INTERVAL_S <= 0:
+    if not enabled():
         return Fitness(1.0, "", False)
     row = HostCalibration.objects.filter(hostname=hostname).order_by("-measured_at").first()
     if row is None:
@@ -130,7 +135,7 @@ def host_rows(now=None) -> list[dict]:
             "age_s": round((now - row.measured_at).total_seconds(), 1),
             "measured_at": row.measured_at.isoformat(),
             "baseline": row.baseline,
-            "refuses_scoring": _reason(row, now) if settings.CODEOPT_ANCHOR_INTERVAL_S > 0 else "",
+            "refuses_scoring": _reason(row, now) if enabled() else "",
         }
         for row in newest.values()
     ]
@@ -170,7 +175,7 @@ def start_calibrating(hostname: str, queues: list[str]) -> threading.Thread | No
     (only a worker of the `timing` queue, and only with an interval set); again after RETRY_S
     when a calibration came out unstable or failed."""
     interval = settings.CODEOPT_ANCHOR_INTERVAL_S
-    if CALIBRATED_QUEUE not in queues or interval <= 0:
+    if CALIBRATED_QUEUE not in queues or not enabled():
         return None
     _stop.clear()
     thread = threading.Thread(target=_loop, args=(hostname, interval), daemon=True)
